@@ -1,0 +1,78 @@
+import type { Payload } from "./message";
+
+// The payload as a note body: one `## Heading` per field. A heading maps to its payload key in lower
+// case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item.
+
+const HEADING = /^## +(.*\S)[ \t]*$/;
+const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*\S)[ \t]*$/;
+const BODY_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+export const LIST_KEYS: ReadonlySet<string> = new Set(["artifacts"]);
+
+export function headingToKey(heading: string): string {
+	return heading.trim().toLowerCase().replace(/\s+/g, "_");
+}
+
+export function keyToHeading(key: string): string {
+	const words = key.replace(/_/g, " ");
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Reads the `## Heading` sections of a body. Text before the first heading is not payload. */
+export function parseBodySections(body: string): Payload {
+	const payload: Payload = {};
+	const lines = body.replace(/\r\n?/g, "\n").split("\n");
+	let key: string | null = null;
+	let buffer: string[] = [];
+	const flush = () => {
+		if (key === null) return;
+		const text = buffer.join("\n").replace(/^\n+/, "").replace(/\s+$/, "");
+		if (LIST_KEYS.has(key)) {
+			payload[key] = buffer.map((line) => LIST_ITEM.exec(line)?.[1]).filter((item): item is string => item !== undefined);
+		} else {
+			payload[key] = text;
+		}
+	};
+	let inFence = false;
+	for (const line of lines) {
+		if (/^(```|~~~)/.test(line)) inFence = !inFence;
+		const match = inFence ? null : HEADING.exec(line);
+		if (match) {
+			flush();
+			key = headingToKey(match[1]);
+			buffer = [];
+		} else if (key !== null) {
+			buffer.push(line);
+		}
+	}
+	flush();
+	return payload;
+}
+
+function isBodyText(value: string): boolean {
+	if (value === "" || value !== value.trim() || value.includes("\r")) return false;
+	let inFence = false;
+	for (const line of value.split("\n")) {
+		if (/^(```|~~~)/.test(line)) inFence = !inFence;
+		else if (!inFence && HEADING.test(line)) return false;
+	}
+	// A value ending inside an open code fence would swallow the headings that follow it.
+	return !inFence;
+}
+
+/** True when the value survives the trip through a body section unchanged. */
+export function fitsInBody(key: string, value: unknown): boolean {
+	if (!BODY_KEY.test(key)) return false;
+	if (LIST_KEYS.has(key)) {
+		return Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "" && item === item.trim() && !/[\r\n]/.test(item));
+	}
+	return typeof value === "string" && isBodyText(value);
+}
+
+export function renderBodySections(payload: Payload): string {
+	const parts: string[] = [];
+	for (const [key, value] of Object.entries(payload)) {
+		const text = LIST_KEYS.has(key) ? (value as string[]).map((item) => `- ${item}`).join("\n") : (value as string);
+		parts.push(text === "" ? `## ${keyToHeading(key)}\n` : `## ${keyToHeading(key)}\n\n${text}\n`);
+	}
+	return parts.join("\n");
+}

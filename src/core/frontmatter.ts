@@ -1,0 +1,161 @@
+import { Document, isMap, isPair, isScalar, parseDocument, stringify, visit } from "yaml";
+import { isPlainObject } from "./text";
+
+// Frontmatter handling shared by every reader and writer of notes: splitting a note into its YAML
+// block and its body, parsing YAML safely (alias bombs and duplicate keys are errors, never a hang),
+// and editing fields in place while every other byte of the note stays as it was.
+
+/** Aliases a legitimate note may use; beyond this a document is treated as an alias bomb. */
+const MAX_ALIASES = 64;
+
+export interface SplitNote {
+	/** True when the note starts with a `---` line and the block is closed by another `---` line. */
+	hasFrontmatter: boolean;
+	/** True when the note opens a `---` block that never closes (typically still being written). */
+	unterminated: boolean;
+	/** The YAML between the fences, without them. */
+	yaml: string;
+	/** Everything after the closing fence line, byte for byte. */
+	body: string;
+	/** The fences and YAML as they stand in the note (used to replace only that part). */
+	head: string;
+	bom: string;
+	eol: "\n" | "\r\n";
+}
+
+export function splitNote(text: string): SplitNote {
+	const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+	const src = bom ? text.slice(1) : text;
+	const eol = /\r\n/.test(src.slice(0, 200)) ? "\r\n" : "\n";
+	const empty = { hasFrontmatter: false, unterminated: false, yaml: "", body: src, head: "", bom, eol } as SplitNote;
+	const firstLineEnd = src.indexOf("\n");
+	const firstLine = (firstLineEnd < 0 ? src : src.slice(0, firstLineEnd)).replace(/\r$/, "");
+	if (firstLine.trimEnd() !== "---") return empty;
+	let pos = firstLineEnd < 0 ? src.length : firstLineEnd + 1;
+	const yamlStart = pos;
+	while (pos < src.length) {
+		const end = src.indexOf("\n", pos);
+		const line = (end < 0 ? src.slice(pos) : src.slice(pos, end)).replace(/\r$/, "");
+		if (line.trimEnd() === "---") {
+			const yamlEnd = pos;
+			const after = end < 0 ? src.length : end + 1;
+			return {
+				hasFrontmatter: true,
+				unterminated: false,
+				yaml: src.slice(yamlStart, yamlEnd).replace(/\r?\n$/, ""),
+				body: src.slice(after),
+				head: src.slice(0, after),
+				bom,
+				eol,
+			};
+		}
+		if (end < 0) break;
+		pos = end + 1;
+	}
+	return { ...empty, unterminated: true, body: "" };
+}
+
+export class YamlError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "YamlError";
+	}
+}
+
+function parseDoc(yaml: string, uniqueKeys = true): Document {
+	const doc = parseDocument(yaml, { uniqueKeys, prettyErrors: false, strict: true });
+	if (doc.errors.length > 0) {
+		const first = doc.errors[0];
+		throw new YamlError(`YAML does not parse: ${first.message.split("\n")[0]}`);
+	}
+	return doc;
+}
+
+function docToJs(doc: Document): unknown {
+	try {
+		return doc.toJS({ maxAliasCount: MAX_ALIASES });
+	} catch (error) {
+		throw new YamlError(`YAML does not parse: ${(error as Error).message.split("\n")[0]}`);
+	}
+}
+
+/**
+ * Parses any YAML text into plain data; throws YamlError on a syntax error, a duplicate key or an
+ * alias bomb. With `onDuplicateKey`, duplicate keys are reported through it instead (the first wins).
+ */
+export function parseYamlSafe(yaml: string, onDuplicateKey?: (path: string) => void): unknown {
+	if (!onDuplicateKey) return docToJs(parseDoc(yaml));
+	const doc = parseDoc(yaml, false);
+	visit(doc, {
+		Map(_key, map, path) {
+			const seen = new Set<string>();
+			map.items = map.items.filter((pair) => {
+				const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
+				if (!seen.has(key)) {
+					seen.add(key);
+					return true;
+				}
+				const parents = path.filter(isPair).map((p) => String(isScalar(p.key) ? p.key.value : p.key));
+				onDuplicateKey([...parents, key].join("."));
+				return false;
+			});
+		},
+	});
+	return docToJs(doc);
+}
+
+/** Parses a frontmatter block: always a mapping (an empty block is an empty mapping). */
+export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
+	if (yaml.trim() === "") return {};
+	const data = parseYamlSafe(yaml);
+	if (data === null || data === undefined) return {};
+	if (!isPlainObject(data)) throw new YamlError("the frontmatter is not a mapping of fields");
+	return data;
+}
+
+/** Reads the frontmatter of a note; null when it has none. Throws YamlError when it does not parse. */
+export function readFrontmatter(text: string): Record<string, unknown> | null {
+	const split = splitNote(text);
+	if (split.unterminated) throw new YamlError("the frontmatter block is not closed by a --- line");
+	return split.hasFrontmatter ? parseFrontmatterYaml(split.yaml) : null;
+}
+
+export function stringifyYaml(data: unknown): string {
+	return stringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** Builds a note from a frontmatter mapping and a body. */
+export function buildNote(frontmatter: Record<string, unknown>, body: string): string {
+	const yaml = Object.keys(frontmatter).length === 0 ? "" : stringifyYaml(frontmatter);
+	return `---\n${yaml}---\n${body}`;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Edits a note's frontmatter through a callback, like Obsidian's processFrontMatter: fields the
+ * callback does not touch keep their exact text (comments, quoting, number types), and the body is
+ * kept byte for byte. Throws YamlError when the existing frontmatter does not parse.
+ */
+export function updateFrontmatterText(text: string, edit: (frontmatter: Record<string, unknown>) => void): string {
+	const split = splitNote(text);
+	if (split.unterminated) throw new YamlError("the frontmatter block is not closed by a --- line");
+	const doc = split.hasFrontmatter && split.yaml.trim() !== "" ? parseDoc(split.yaml) : new Document({});
+	const before = docToJs(doc) ?? {};
+	if (!isPlainObject(before)) throw new YamlError("the frontmatter is not a mapping of fields");
+	const working = structuredClone(before);
+	edit(working);
+	if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
+	for (const key of Object.keys(before)) {
+		if (!(key in working)) doc.delete(key);
+	}
+	for (const [key, value] of Object.entries(working)) {
+		if (!(key in before) || !sameValue(before[key], value)) doc.set(key, doc.createNode(value));
+	}
+	let yaml = Object.keys(working).length === 0 ? "" : doc.toString({ lineWidth: 0, minContentWidth: 0 });
+	if (split.eol === "\r\n") yaml = yaml.replace(/\r?\n/g, "\r\n");
+	const head = `---${split.eol}${yaml}---${split.eol}`;
+	return `${split.bom}${head}${split.body}`;
+}

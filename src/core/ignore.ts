@@ -1,0 +1,17 @@
+import { basename } from "./paths";
+
+// Protocol rule 1: files that are never routed and never deleted, with the reason shown to users.
+
+const CONFLICT_MARKERS = [".sync-conflict-", "(Conflicted copy", "(conflict"];
+
+export function ignoreReason(path: string): string | null {
+	const segments = path.split("/");
+	if (segments.slice(0, -1).some((s) => s.startsWith("."))) return "inside a dot-folder";
+	const name = basename(path);
+	if (name.startsWith(".")) return "a dot-file";
+	const lower = name.toLowerCase();
+	if (CONFLICT_MARKERS.some((marker) => lower.includes(marker.toLowerCase()))) return "a sync-conflict copy";
+	if (name.startsWith("~$")) return "a lock file of an editor";
+	if (/\.(lock|tmp|part)$/i.test(name)) return "a lock or temporary file";
+	return null;
+}

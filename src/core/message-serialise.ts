@@ -1,0 +1,35 @@
+import { fitsInBody, renderBodySections } from "./body";
+import { buildNote } from "./frontmatter";
+import { ENVELOPE_FIELD_ORDER } from "./message";
+import type { Envelope, Message, Payload } from "./message";
+
+// A message as a note: flat frontmatter in a stable field order, the payload as `## Heading`
+// sections. Values a body section could not carry unchanged (non-text values, text with its own
+// level-two headings or edge whitespace) go to the frontmatter's `payload:` mapping instead, so that
+// parsing the note gives back exactly the message that was written.
+
+export function envelopeFields(envelope: Envelope): Record<string, unknown> {
+	const ordered: Record<string, unknown> = {};
+	const source = envelope as unknown as Record<string, unknown>;
+	for (const field of ENVELOPE_FIELD_ORDER) {
+		if (source[field] !== undefined) ordered[field] = source[field];
+	}
+	return ordered;
+}
+
+export function splitPayload(payload: Payload): { body: Payload; frontmatter: Payload } {
+	const body: Payload = {};
+	const frontmatter: Payload = {};
+	for (const [key, value] of Object.entries(payload)) {
+		if (fitsInBody(key, value)) body[key] = value;
+		else frontmatter[key] = value;
+	}
+	return { body, frontmatter };
+}
+
+export function serialiseMessage(message: Message): string {
+	const { body, frontmatter } = splitPayload(message.payload);
+	const fields: Record<string, unknown> = { ...envelopeFields(message.envelope), ...message.extra };
+	if (Object.keys(frontmatter).length > 0) fields.payload = frontmatter;
+	return buildNote(fields, `\n${renderBodySections(body)}`);
+}

@@ -1,0 +1,69 @@
+// Vault-relative path arithmetic. Mirrors Obsidian's normalizePath so the core (which may not
+// import obsidian) and the adapters agree on every path they build.
+
+export function normalizeVaultPath(path: string): string {
+	let p = path.replace(/[\\/]+/g, "/").replace(/\u00A0|\u202F/g, " ");
+	p = p.replace(/^\/+|\/+$/g, "");
+	p = p.normalize("NFC");
+	return p === "" ? "/" : p;
+}
+
+export function joinPath(...parts: string[]): string {
+	return normalizeVaultPath(parts.filter((part) => part !== "" && part !== "/").join("/"));
+}
+
+export function basename(path: string): string {
+	const i = path.lastIndexOf("/");
+	return i < 0 ? path : path.slice(i + 1);
+}
+
+export function dirname(path: string): string {
+	const i = path.lastIndexOf("/");
+	return i < 0 ? "" : path.slice(0, i);
+}
+
+export function extension(path: string): string {
+	const name = basename(path);
+	const i = name.lastIndexOf(".");
+	return i <= 0 ? "" : name.slice(i + 1).toLowerCase();
+}
+
+export function stem(path: string): string {
+	const name = basename(path);
+	const i = name.lastIndexOf(".");
+	return i <= 0 ? name : name.slice(0, i);
+}
+
+/** True when `path` is `folder` itself or lies below it. */
+export function isInside(path: string, folder: string): boolean {
+	return path === folder || path.startsWith(`${folder}/`);
+}
+
+/**
+ * A relative folder given by a user or a registry (never an absolute path, never `..`, never a
+ * dot-folder, never empty). Returns the normalised path or null when it could escape the vault.
+ */
+export function safeRelativeFolder(raw: string): string | null {
+	if (raw.trim() === "" || /^([A-Za-z]:|[\\/])/.test(raw.trim()) || raw.includes("\0")) return null;
+	const normal = normalizeVaultPath(raw.trim());
+	if (normal === "/") return null;
+	const segments = normal.split("/");
+	if (segments.some((s) => s === ".." || s === "." || s.startsWith(".") || s.trim() === "")) return null;
+	return normal;
+}
+
+/**
+ * Turns any text (a message id, a title) into a file-name segment that cannot leave its folder:
+ * no separators, no leading dot, no control or reserved characters.
+ */
+export function safeFileSegment(raw: string, fallback = "message"): string {
+	const cleaned = raw
+		.normalize("NFC")
+		.replace(/[\u0000-\u001f\u007f<>:"/\\|?*#^[\]]/g, "-")
+		.replace(/\s+/g, " ")
+		.replace(/^[.\s-]+/, "")
+		.trim()
+		.slice(0, 80)
+		.replace(/[.\s]+$/, "");
+	return cleaned === "" ? fallback : cleaned;
+}

@@ -1,0 +1,34 @@
+// Small text helpers shared by the parsers and formatters.
+
+export function utf8Length(text: string): number {
+	let bytes = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x80) bytes += 1;
+		else if (code < 0x800) bytes += 2;
+		else if (code >= 0xd800 && code <= 0xdbff) {
+			bytes += 4;
+			i++;
+		} else bytes += 3;
+	}
+	return bytes;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** Shortens text for one-line displays (notices, log lines, table cells). */
+export function oneLine(text: string, max = 120): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function describeValue(value: unknown): string {
+	if (value === null || value === undefined) return "nothing";
+	if (typeof value === "string") return `"${oneLine(value, 40)}"`;
+	if (Array.isArray(value)) return "a list";
+	if (value instanceof Date) return "a date";
+	if (typeof value === "object") return "a mapping";
+	return String(value);
+}

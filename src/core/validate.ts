@@ -1,0 +1,161 @@
+import { isAcceptableMessageId, isUuidShaped } from "./ids";
+import { isEnvelopeField, kindOf } from "./message";
+import type { Envelope, Message, RequestEnvelope, ResponseEnvelope } from "./message";
+import type { RawMessage } from "./message-parse";
+import {
+	MAX_FRONTMATTER_BYTES,
+	MAX_NOTE_BYTES,
+	MESSAGE_STATES,
+	PRIORITIES,
+	REQUEST_TYPES,
+	RESPONSE_STATUSES,
+} from "./protocol";
+import { isGroupId } from "./registry";
+import { describeValue, isPlainObject } from "./text";
+
+// Validation of protocol rule 3: every problem at once, each naming its field, so an agent can fix
+// its message in one go. The result is the basis of INVALID_MESSAGE errors.
+
+export interface Problem {
+	field: string;
+	message: string;
+}
+
+export type Validation = { ok: true; message: Message } | { ok: false; problems: Problem[] };
+
+export interface ValidationContext {
+	/** Size of the whole note in bytes (rule 3: at most 100 KB). */
+	noteBytes?: number;
+	/** The group whose outbox holds the note: `source_group` must name it. */
+	outboxGroup?: string;
+}
+
+type Check = (value: unknown) => string | null;
+
+const isoTime: Check = (v) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? null : `must be an ISO 8601 time, got ${describeValue(v)}`);
+const oneOf =
+	(set: readonly string[]): Check =>
+	(v) =>
+		typeof v === "string" && set.includes(v) ? null : `must be one of ${set.join(", ")}, got ${describeValue(v)}`;
+const intAtLeast =
+	(min: number): Check =>
+	(v) =>
+		typeof v === "number" && Number.isInteger(v) && v >= min ? null : `must be an integer >= ${min}, got ${describeValue(v)}`;
+const text: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : `must be text, got ${describeValue(v)}`);
+const groupId: Check = (v) => (isGroupId(v) ? null : `must be a group id (letters, digits, ".", "_" or "-"), got ${describeValue(v)}`);
+const messageId: Check = (v) => (isAcceptableMessageId(v) ? null : `must be an id of 1 to 128 printable characters, got ${describeValue(v)}`);
+const uuid: Check = (v) => (isUuidShaped(v) ? null : `must be a UUID (8-4-4-4-12 hex digits), got ${describeValue(v)}`);
+const routeList: Check = (v) =>
+	Array.isArray(v) && v.every((item) => isGroupId(item)) ? null : `must be a list of group ids, got ${describeValue(v)}`;
+
+const COMMON: Record<string, Check> = {
+	message_id: messageId,
+	trace_id: uuid,
+	source_group: groupId,
+	target_group: groupId,
+	created: isoTime,
+	route: routeList,
+	state: oneOf(MESSAGE_STATES),
+	delivered_at: isoTime,
+	expires_at: isoTime,
+	answered_at: isoTime,
+	dead_at: isoTime,
+	attempt: intAtLeast(1),
+	error_code: text,
+	error_message: (v) => (typeof v === "string" ? null : `must be text, got ${describeValue(v)}`),
+};
+
+const REQUEST: Record<string, Check> = {
+	...COMMON,
+	hop_count: intAtLeast(0),
+	request_type: oneOf(REQUEST_TYPES),
+	priority: oneOf(PRIORITIES),
+	timeout_seconds: intAtLeast(1),
+};
+
+const RESPONSE: Record<string, Check> = {
+	...COMMON,
+	in_reply_to: messageId,
+	status: oneOf(RESPONSE_STATUSES),
+	processing_time_ms: intAtLeast(0),
+};
+
+const REQUIRED = {
+	request: ["trace_id", "hop_count", "source_group", "target_group", "request_type"],
+	response: ["trace_id", "source_group", "status"],
+} as const;
+
+/** Fields that only belong to the other kind: a request with `status` is a mistake worth naming. */
+const FOREIGN = {
+	request: ["in_reply_to", "status", "processing_time_ms"],
+	response: ["hop_count", "request_type", "priority", "timeout_seconds"],
+} as const;
+
+function normaliseTimes(fields: Record<string, unknown>): void {
+	for (const [key, value] of Object.entries(fields)) {
+		if (value instanceof Date && !Number.isNaN(value.getTime())) fields[key] = value.toISOString();
+	}
+}
+
+export function validateRaw(raw: RawMessage, context: ValidationContext = {}): Validation {
+	const problems: Problem[] = [];
+	const fields = { ...raw.fields };
+	normaliseTimes(fields);
+	if (context.noteBytes !== undefined && context.noteBytes > MAX_NOTE_BYTES) {
+		problems.push({ field: "note", message: `is ${context.noteBytes} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)` });
+	}
+	if (raw.frontmatterBytes > MAX_FRONTMATTER_BYTES) {
+		problems.push({ field: "frontmatter", message: `is ${raw.frontmatterBytes} bytes; the limit is ${MAX_FRONTMATTER_BYTES} (8 KB)` });
+	}
+	const kind = raw.wrapperKind && fields.kind === undefined ? raw.wrapperKind : kindOf(fields);
+	if (kind === null) {
+		problems.push({
+			field: "kind",
+			message:
+				fields.kind === undefined
+					? "is missing: a request needs request_type, a response needs status"
+					: `must be request or response, got ${describeValue(fields.kind)}`,
+		});
+		return { ok: false, problems };
+	}
+	const checks = kind === "request" ? REQUEST : RESPONSE;
+	for (const field of REQUIRED[kind]) {
+		if (fields[field] === undefined || fields[field] === null) problems.push({ field, message: "is required" });
+	}
+	for (const field of FOREIGN[kind]) {
+		if (fields[field] !== undefined && fields[field] !== null) problems.push({ field, message: `does not belong in a ${kind}` });
+	}
+	for (const [field, check] of Object.entries(checks)) {
+		const value = fields[field];
+		if (value === undefined || value === null) continue;
+		const problem = check(value);
+		if (problem) problems.push({ field, message: problem });
+	}
+	if (context.outboxGroup !== undefined && typeof fields.source_group === "string" && fields.source_group !== context.outboxGroup) {
+		problems.push({
+			field: "source_group",
+			message: `is ${describeValue(fields.source_group)} but the note is in the outbox of ${context.outboxGroup}`,
+		});
+	}
+	if (!isPlainObject(raw.payload)) problems.push({ field: "payload", message: "must be a mapping of fields" });
+	if (problems.length > 0) return { ok: false, problems };
+
+	const envelope: Record<string, unknown> = { kind };
+	const extra: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (key === "kind") continue;
+		if (isEnvelopeField(key)) {
+			if (value !== undefined && value !== null) envelope[key] = value;
+		} else {
+			extra[key] = value;
+		}
+	}
+	const typed = envelope as unknown as Envelope;
+	return { ok: true, message: { envelope: typed, payload: raw.payload, extra } };
+}
+
+export function formatProblems(problems: Problem[]): string {
+	return problems.map((p) => `${p.field} ${p.message}`).join("; ");
+}
+
+export type { RequestEnvelope, ResponseEnvelope };

@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const fakeObsidian = fileURLToPath(new URL("./test/fake-obsidian/index.ts", import.meta.url));
+
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				test: {
+					name: "unit",
+					include: ["test/unit/**/*.test.ts"],
+					environment: "node",
+				},
+			},
+			{
+				resolve: { alias: { obsidian: fakeObsidian } },
+				test: {
+					name: "integration",
+					include: ["test/integration/**/*.test.ts", "test/fake-obsidian/**/*.test.ts", "test/cli/**/*.test.ts"],
+					environment: "happy-dom",
+					setupFiles: ["test/fake-obsidian/setup-dom.ts"],
+					testTimeout: 30000,
+					hookTimeout: 30000,
+				},
+			},
+		],
+	},
+});
