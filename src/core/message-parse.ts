@@ -44,6 +44,24 @@ function takePayload(fields: Record<string, unknown>): Payload | string {
 	return { ...payload };
 }
 
+/**
+ * A .md file holding bare YAML instead of a note (an agent that wrote the seed's YAML into a .md file,
+ * or a YAML file the router moved before rewriting it): read as YAML when it is clearly a message.
+ */
+function readBareYaml(text: string): ReadResult | null {
+	try {
+		const data = parseYamlSafe(text.replace(/^\uFEFF/, ""));
+		if (!isPlainObject(data)) return null;
+		const { fields, wrapperKind } = unwrap(data);
+		if (!wrapperKind && fields.trace_id === undefined) return null;
+		const payload = takePayload(fields);
+		if (typeof payload === "string") return { ok: false, reason: payload };
+		return { ok: true, raw: { fields, payload, format: "yaml", wrapperKind, frontmatterBytes: 0 } };
+	} catch {
+		return null;
+	}
+}
+
 /** Reads a note or YAML file into raw message fields; fails only when it cannot be read at all. */
 export function readRawMessage(text: string, path: string): ReadResult {
 	try {
@@ -60,7 +78,12 @@ export function readRawMessage(text: string, path: string): ReadResult {
 		} else {
 			const split = splitNote(text);
 			if (split.unterminated) return { ok: false, reason: "the frontmatter block is not closed by a --- line" };
-			if (!split.hasFrontmatter) return { ok: false, reason: "the note has no frontmatter (it must start with a --- line)" };
+			if (!split.hasFrontmatter) {
+				// A note holding the seed's bare YAML (`message:` or `response:` at the top) is read as such.
+				const bare = readBareYaml(text);
+				if (bare) return bare;
+				return { ok: false, reason: "the note has no frontmatter (it must start with a --- line)" };
+			}
 			data = parseFrontmatterYaml(split.yaml);
 			body = split.body;
 			frontmatterBytes = utf8Length(split.head);

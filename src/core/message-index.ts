@@ -1,0 +1,159 @@
+import { kindOf } from "./message";
+import type { MessageKind } from "./protocol";
+import type { RawMessage } from "./message-parse";
+import type { Location } from "./layout";
+
+// The index of messages by path, message_id and trace_id: where each message is, its state and its
+// route. It answers cycle detection, duplicates, response correlation, timeouts and the view's
+// counts without reading notes again.
+
+export interface IndexEntry {
+	path: string;
+	location: Location;
+	kind: MessageKind | null;
+	messageId?: string;
+	traceId?: string;
+	inReplyTo?: string;
+	sourceGroup?: string;
+	targetGroup?: string;
+	requestType?: string;
+	status?: string;
+	state?: string;
+	route: string[];
+	hopCount?: number;
+	priority?: string;
+	created?: string;
+	deliveredAt?: string;
+	expiresAt?: string;
+	answeredAt?: string;
+	deadAt?: string;
+	attempt?: number;
+	timeoutSeconds?: number;
+	errorCode?: string;
+	errorMessage?: string;
+	processingTimeMs?: number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : v instanceof Date ? v.toISOString() : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+export function entryFromRaw(path: string, location: Location, raw: RawMessage): IndexEntry {
+	const f = raw.fields;
+	return {
+		path,
+		location,
+		kind: raw.wrapperKind && f.kind === undefined ? raw.wrapperKind : kindOf(f),
+		messageId: str(f.message_id),
+		traceId: str(f.trace_id),
+		inReplyTo: str(f.in_reply_to),
+		sourceGroup: str(f.source_group),
+		targetGroup: str(f.target_group),
+		requestType: str(f.request_type),
+		status: str(f.status),
+		state: str(f.state),
+		route: Array.isArray(f.route) ? f.route.filter((g): g is string => typeof g === "string") : [],
+		hopCount: num(f.hop_count),
+		priority: str(f.priority),
+		created: str(f.created),
+		deliveredAt: str(f.delivered_at),
+		expiresAt: str(f.expires_at),
+		answeredAt: str(f.answered_at),
+		deadAt: str(f.dead_at),
+		attempt: num(f.attempt),
+		timeoutSeconds: num(f.timeout_seconds),
+		errorCode: str(f.error_code),
+		errorMessage: str(f.error_message),
+		processingTimeMs: num(f.processing_time_ms),
+	};
+}
+
+function addTo(map: Map<string, Set<string>>, key: string | undefined, path: string): void {
+	if (key === undefined) return;
+	let set = map.get(key);
+	if (!set) map.set(key, (set = new Set()));
+	set.add(path);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string | undefined, path: string): void {
+	if (key === undefined) return;
+	const set = map.get(key);
+	if (!set) return;
+	set.delete(path);
+	if (set.size === 0) map.delete(key);
+}
+
+/** A request that reached its target (it counts for cycles and duplicates). */
+export function wasDelivered(entry: IndexEntry): boolean {
+	if (entry.location.area === "box") return entry.location.box !== "outbox";
+	return entry.location.area === "dead-letter" && entry.state === "timed_out";
+}
+
+export class MessageIndex {
+	private readonly byPath = new Map<string, IndexEntry>();
+	private readonly byId = new Map<string, Set<string>>();
+	private readonly byTrace = new Map<string, Set<string>>();
+	private readonly byReply = new Map<string, Set<string>>();
+
+	get size(): number {
+		return this.byPath.size;
+	}
+
+	set(entry: IndexEntry): void {
+		this.remove(entry.path);
+		this.byPath.set(entry.path, entry);
+		addTo(this.byId, entry.messageId, entry.path);
+		addTo(this.byTrace, entry.traceId, entry.path);
+		addTo(this.byReply, entry.inReplyTo, entry.path);
+	}
+
+	remove(path: string): void {
+		const old = this.byPath.get(path);
+		if (!old) return;
+		this.byPath.delete(path);
+		removeFrom(this.byId, old.messageId, path);
+		removeFrom(this.byTrace, old.traceId, path);
+		removeFrom(this.byReply, old.inReplyTo, path);
+	}
+
+	/** Drops every entry below a folder (a deleted or renamed folder). */
+	removeUnder(folder: string): void {
+		for (const path of [...this.byPath.keys()]) if (path.startsWith(`${folder}/`)) this.remove(path);
+	}
+
+	clear(): void {
+		this.byPath.clear();
+		this.byId.clear();
+		this.byTrace.clear();
+		this.byReply.clear();
+	}
+
+	get(path: string): IndexEntry | undefined {
+		return this.byPath.get(path);
+	}
+
+	all(): IterableIterator<IndexEntry> {
+		return this.byPath.values();
+	}
+
+	private collect(paths: Set<string> | undefined): IndexEntry[] {
+		return paths ? [...paths].map((p) => this.byPath.get(p)).filter((e): e is IndexEntry => e !== undefined) : [];
+	}
+
+	withId(messageId: string): IndexEntry[] {
+		return this.collect(this.byId.get(messageId));
+	}
+
+	inTrace(traceId: string): IndexEntry[] {
+		return this.collect(this.byTrace.get(traceId));
+	}
+
+	repliesTo(messageId: string): IndexEntry[] {
+		return this.collect(this.byReply.get(messageId));
+	}
+
+	/** Entries of a trace in the order they happened. */
+	traceTimeline(traceId: string): IndexEntry[] {
+		const when = (e: IndexEntry) => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
+		return this.inTrace(traceId).sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : 0));
+	}
+}
