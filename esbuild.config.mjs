@@ -46,7 +46,7 @@ const pluginContext = await esbuild.context({
 // The headless twin: the same router over Node's fs, for machines where Obsidian is not open.
 const cliContext = await esbuild.context({
 	banner: { js: "/* A2A Relay command-line router, bundled by esbuild */" },
-	entryPoints: ["cli/main.ts"],
+	entryPoints: ["cli/bin.ts"],
 	bundle: true,
 	platform: "node",
 	format: "cjs",

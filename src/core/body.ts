@@ -4,7 +4,7 @@ import type { Payload } from "./message";
 // case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item.
 
 const HEADING = /^## +(.*\S)[ \t]*$/;
-const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*\S)[ \t]*$/;
+const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*\S)[ \t]*$/s;
 const BODY_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 export const LIST_KEYS: ReadonlySet<string> = new Set(["artifacts"]);
 

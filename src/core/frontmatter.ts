@@ -42,7 +42,7 @@ export function splitNote(text: string): SplitNote {
 			return {
 				hasFrontmatter: true,
 				unterminated: false,
-				yaml: src.slice(yamlStart, yamlEnd).replace(/\r?\n$/, ""),
+				yaml: src.slice(yamlStart, yamlEnd),
 				body: src.slice(after),
 				head: src.slice(0, after),
 				bom,
@@ -147,7 +147,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 	if (!isPlainObject(before)) throw new YamlError("the frontmatter is not a mapping of fields");
 	const working = structuredClone(before);
 	edit(working);
-	if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as typeof doc.contents;
+	if (!isMap(doc.contents)) doc.contents = doc.createNode({});
 	for (const key of Object.keys(before)) {
 		if (!(key in working)) doc.delete(key);
 	}

@@ -14,6 +14,7 @@ export function isUuidShaped(value: unknown): value is string {
 
 /** Message ids are chosen by agents; they must stay printable and short enough to index. */
 export function isAcceptableMessageId(value: unknown): value is string {
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
 	return typeof value === "string" && value.length > 0 && value.length <= 128 && !/[\u0000-\u001f\u007f]/.test(value) && value.trim() === value;
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorCode, MessageKind, MessageState, Priority, RequestType, ResponseStatus } from "./protocol";
+import type { MessageKind, MessageState, Priority, RequestType, ResponseStatus } from "./protocol";
 
 // The message model of protocol section 3: an envelope of flat fields plus a payload.
 
@@ -18,7 +18,8 @@ interface EnvelopeBase {
 	attempt?: number;
 	answered_at?: string;
 	dead_at?: string;
-	error_code?: ErrorCode | string;
+	/** One of protocol.ts's ErrorCode values when this router wrote it; any string is kept as read. */
+	error_code?: string;
 	error_message?: string;
 }
 

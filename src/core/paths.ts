@@ -59,6 +59,7 @@ export function safeRelativeFolder(raw: string): string | null {
 export function safeFileSegment(raw: string, fallback = "message"): string {
 	const cleaned = raw
 		.normalize("NFC")
+		// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
 		.replace(/[\u0000-\u001f\u007f<>:"/\\|?*#^[\]]/g, "-")
 		.replace(/\s+/g, " ")
 		.replace(/^[.\s-]+/, "")

@@ -16,7 +16,7 @@ import type { ErrorCode } from "../core/protocol";
 import { emptyRegistry, parseRegistry } from "../core/registry";
 import type { Registry } from "../core/registry";
 import { ROUTER_SENDER, routerResponse } from "../core/responses";
-import { decideOutboxNote, requestAnswered, traceOf } from "../core/routing";
+import { decideOutboxNote, requestAnswered } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import {
 	flattenMessageText,
@@ -67,6 +67,8 @@ export class Router {
 	private readonly leaseTtlMs: number;
 	private readonly loggedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
+	/** mtime:size of each file when the index last read it (see refreshIndex). */
+	private readonly seen = new Map<string, string>();
 
 	constructor(
 		private readonly port: VaultPort,
@@ -108,8 +110,30 @@ export class Router {
 	/** Builds the index from the A2A folders only (never the whole vault). */
 	async buildIndex(): Promise<void> {
 		this.index.clear();
+		this.seen.clear();
+		await this.refreshIndex();
+	}
+
+	/**
+	 * Brings the index up to date with what other processes did, re-reading only files that are
+	 * new or changed since they were last seen (for the CLI's watch loop; the plugin uses events).
+	 */
+	async refreshIndex(): Promise<void> {
+		const listed = new Set<string>();
 		for (const folder of this.messageFolders()) {
-			for (const file of await this.port.list(folder)) await this.indexFile(file.path);
+			for (const file of await this.port.list(folder)) {
+				listed.add(file.path);
+				const stamp = `${file.mtime}:${file.size}`;
+				if (this.seen.get(file.path) === stamp && this.index.get(file.path)) continue;
+				this.seen.set(file.path, stamp);
+				await this.indexFile(file.path);
+			}
+		}
+		for (const entry of [...this.index.all()]) {
+			if (!listed.has(entry.path)) {
+				this.index.remove(entry.path);
+				this.seen.delete(entry.path);
+			}
 		}
 	}
 

@@ -1,0 +1,81 @@
+import { formatAge, isStale } from "../../src/core/agent";
+import { safeRelativeFolder } from "../../src/core/paths";
+import { queueSummary } from "../../src/core/queues";
+import { scanAgents } from "../../src/router/agent-scan";
+import { UsageError, integer, many } from "../args";
+import type { ParsedArgs } from "../args";
+import { readPluginSettings } from "../plugin-settings";
+import { checkRegistry, openSession } from "../session";
+import type { Session } from "../session";
+
+export const STATUS_HELP = `Usage: a2a status [--json] [--agents FOLDER]... [--stale-minutes N] [--vault DIR] [--root NAME]
+
+Prints every agent (status, progress, last action, time since its last update, stale marker) found
+in <root>/agents and the extra agent folders of the plugin's settings (or --agents), then the
+message counts of every group and the number of dead letters.`;
+
+function pad(text: string, width: number): string {
+	return text.length >= width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
+}
+
+export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
+	const session = await openSession(args, io);
+	const registryErrors = checkRegistry(session);
+	const { router, vault } = session;
+	const shared = await readPluginSettings(vault.dir);
+	const extra = many(args, "agents").map((f) => {
+		const folder = safeRelativeFolder(f);
+		if (!folder) throw new UsageError(`--agents must be a folder inside the vault, got "${f}"`);
+		return folder;
+	});
+	const staleMinutes = integer(args, "stale-minutes", 1) ?? shared.staleMinutes;
+	const folders = [router.layout.agentsFolder, ...shared.extraAgentFolders, ...extra];
+	const { agents, unreadable } = await scanAgents(vault, folders);
+	await router.buildIndex();
+	const now = Date.now();
+	const queues = queueSummary(router.index, router.layout, now);
+	for (const path of unreadable) io.err(`could not read the frontmatter of ${path}`);
+	if (session.json) {
+		for (const a of agents) {
+			io.out(
+				JSON.stringify({
+					type: "agent",
+					name: a.name,
+					path: a.path,
+					status: a.status,
+					progress: a.progress ?? null,
+					last_action: a.lastAction ?? null,
+					result: a.result ?? null,
+					error: a.error ?? null,
+					group: a.group ?? null,
+					updated: a.updatedAt !== undefined ? new Date(a.updatedAt).toISOString() : null,
+					stale: isStale(a, now, staleMinutes * 60000),
+				}),
+			);
+		}
+		for (const q of queues.groups) {
+			io.out(JSON.stringify({ type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue }));
+		}
+		io.out(JSON.stringify({ type: "summary", agents: agents.length, groups: queues.groups.length, dead_letters: queues.deadLetters, registry_errors: router.registry.errors.length }));
+		return registryErrors ? 2 : 0;
+	}
+	io.out(`Agents (${agents.length})`);
+	if (agents.length === 0) io.out("  none yet: create one with `a2a agent set NAME status=spawned`");
+	else io.out(`  ${pad("NAME", 24)}${pad("STATUS", 10)}${pad("PROGRESS", 8)}${pad("LAST ACTION", 32)}${pad("UPDATED", 11)}`);
+	for (const a of agents) {
+		const stale = isStale(a, now, staleMinutes * 60000) ? "  STALE" : "";
+		const age = a.updatedAt !== undefined ? formatAge(now - a.updatedAt) : "-";
+		const progress = a.progress !== undefined ? `${Math.round(a.progress)}%` : "-";
+		const result = a.result ? ` result=${a.result}` : "";
+		io.out(`  ${pad(a.name, 24)}${pad(a.status, 10)}${pad(progress, 8)}${pad(a.lastAction ?? "-", 32)}${pad(age, 11)}${result}${stale}`);
+	}
+	io.out("");
+	io.out(`Groups (${queues.groups.length})`);
+	io.out(`  ${pad("GROUP", 24)}${pad("INBOX", 6)}${pad("OUTBOX", 6)}${pad("ARCHIVE", 7)}${pad("IN FLIGHT", 9)}${pad("OVERDUE", 7)}`);
+	for (const q of queues.groups) {
+		io.out(`  ${pad(q.group, 24)}${pad(String(q.inbox), 6)}${pad(String(q.outbox), 6)}${pad(String(q.archive), 7)}${pad(String(q.inFlight), 9)}${pad(String(q.overdue), 7)}`);
+	}
+	io.out("");
+	io.out(`Dead letters: ${queues.deadLetters}`);
+	return registryErrors ? 2 : 0;
+}

@@ -1,0 +1,266 @@
+import { promises as fs, constants as fsConstants } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { updateFrontmatterText } from "../src/core/frontmatter";
+import { normalizeVaultPath } from "../src/core/paths";
+import type { FileInfo, MoveResult, VaultPort } from "../src/router/vault-port";
+
+// The vault port over Node's fs, for the CLI. Every new or rewritten file is written under a hidden
+// temporary name in the same folder, then renamed (or hard-linked) into place, so neither Obsidian
+// nor an agent ever reads half a note.
+
+let tempCounter = 0;
+
+interface Lease {
+	holder: string;
+	pid: number;
+	host: string;
+	at: number;
+}
+
+function isCode(error: unknown, ...codes: string[]): boolean {
+	return typeof error === "object" && error !== null && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+}
+
+export class NodeVault implements VaultPort {
+	readonly dir: string;
+
+	constructor(vaultDir: string) {
+		this.dir = path.resolve(vaultDir);
+	}
+
+	/** The absolute path of a vault path; refuses anything that would leave the vault folder. */
+	abs(vaultPath: string): string {
+		const normal = normalizeVaultPath(vaultPath);
+		const full = path.resolve(this.dir, normal === "/" ? "." : normal);
+		if (full !== this.dir && !full.startsWith(this.dir + path.sep)) throw new Error(`path ${vaultPath} is outside the vault`);
+		return full;
+	}
+
+	private rel(full: string): string {
+		return path.relative(this.dir, full).split(path.sep).join("/");
+	}
+
+	private async info(full: string): Promise<FileInfo | null> {
+		try {
+			const st = await fs.stat(full);
+			return st.isFile() ? { path: this.rel(full), size: st.size, mtime: st.mtimeMs } : null;
+		} catch (error) {
+			if (isCode(error, "ENOENT", "ENOTDIR")) return null;
+			throw error;
+		}
+	}
+
+	async list(folder: string): Promise<FileInfo[]> {
+		let entries: import("node:fs").Dirent[];
+		try {
+			entries = await fs.readdir(this.abs(folder), { withFileTypes: true });
+		} catch (error) {
+			if (isCode(error, "ENOENT", "ENOTDIR")) return [];
+			throw error;
+		}
+		const infos = await Promise.all(entries.filter((e) => e.isFile()).map((e) => this.info(path.join(this.abs(folder), e.name))));
+		return infos.filter((i): i is FileInfo => i !== null);
+	}
+
+	async listRecursive(folder: string): Promise<FileInfo[]> {
+		const out: FileInfo[] = [];
+		const walk = async (dir: string): Promise<void> => {
+			let entries: import("node:fs").Dirent[];
+			try {
+				entries = await fs.readdir(dir, { withFileTypes: true });
+			} catch (error) {
+				if (isCode(error, "ENOENT", "ENOTDIR")) return;
+				throw error;
+			}
+			for (const entry of entries) {
+				const full = path.join(dir, entry.name);
+				if (entry.isDirectory()) await walk(full);
+				else if (entry.isFile()) {
+					const info = await this.info(full);
+					if (info) out.push(info);
+				}
+			}
+		};
+		await walk(this.abs(folder));
+		return out;
+	}
+
+	stat(vaultPath: string): Promise<FileInfo | null> {
+		return this.info(this.abs(vaultPath));
+	}
+
+	async read(vaultPath: string): Promise<string | null> {
+		try {
+			return await fs.readFile(this.abs(vaultPath), "utf8");
+		} catch (error) {
+			if (isCode(error, "ENOENT", "ENOTDIR", "EISDIR")) return null;
+			throw error;
+		}
+	}
+
+	private tempPathFor(full: string): string {
+		tempCounter += 1;
+		return path.join(path.dirname(full), `.${path.basename(full)}.${process.pid}.${tempCounter}.tmp`);
+	}
+
+	private async writeTemp(full: string, content: string): Promise<string> {
+		await fs.mkdir(path.dirname(full), { recursive: true });
+		const temp = this.tempPathFor(full);
+		const handle = await fs.open(temp, "wx");
+		try {
+			await handle.writeFile(content, "utf8");
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		return temp;
+	}
+
+	async create(vaultPath: string, content: string): Promise<boolean> {
+		const full = this.abs(vaultPath);
+		const temp = await this.writeTemp(full, content);
+		try {
+			// link() refuses to replace an existing file: an atomic "create if absent" with the full content.
+			await fs.link(temp, full);
+			return true;
+		} catch (error) {
+			if (isCode(error, "EEXIST")) return false;
+			if (!isCode(error, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV")) throw error;
+			if (await this.info(full)) return false;
+			await fs.rename(temp, full);
+			return true;
+		} finally {
+			await fs.rm(temp, { force: true });
+		}
+	}
+
+	async move(from: string, to: string): Promise<MoveResult> {
+		const src = this.abs(from);
+		const dest = this.abs(to);
+		if (!(await this.info(src))) return "missing";
+		try {
+			await fs.access(dest, fsConstants.F_OK);
+			return "exists";
+		} catch {
+			// free
+		}
+		await fs.mkdir(path.dirname(dest), { recursive: true });
+		try {
+			await fs.rename(src, dest);
+			return "moved";
+		} catch (error) {
+			if (isCode(error, "ENOENT")) return "missing";
+			throw error;
+		}
+	}
+
+	async process(vaultPath: string, edit: (text: string) => string): Promise<boolean> {
+		const full = this.abs(vaultPath);
+		const text = await this.read(vaultPath);
+		if (text === null) return false;
+		const next = edit(text);
+		if (next === text) return true;
+		const temp = await this.writeTemp(full, next);
+		try {
+			// Never resurrect a file another process moved away meanwhile.
+			if (!(await this.info(full))) return false;
+			await fs.rename(temp, full);
+			return true;
+		} finally {
+			await fs.rm(temp, { force: true });
+		}
+	}
+
+	updateFrontmatter(vaultPath: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<boolean> {
+		return this.process(vaultPath, (text) => updateFrontmatterText(text, edit));
+	}
+
+	async append(vaultPath: string, text: string, header: string): Promise<void> {
+		const full = this.abs(vaultPath);
+		await fs.mkdir(path.dirname(full), { recursive: true });
+		if (await this.create(vaultPath, header + text)) return;
+		await fs.appendFile(full, text, "utf8");
+	}
+
+	async isFolder(vaultPath: string): Promise<boolean> {
+		try {
+			return (await fs.stat(this.abs(vaultPath))).isDirectory();
+		} catch {
+			return false;
+		}
+	}
+
+	async ensureFolder(vaultPath: string): Promise<void> {
+		await fs.mkdir(this.abs(vaultPath), { recursive: true });
+	}
+
+	async acquireLease(vaultPath: string, holder: string, ttlMs: number): Promise<boolean> {
+		const full = this.abs(vaultPath);
+		const record: Lease = { holder, pid: process.pid, host: os.hostname(), at: Date.now() };
+		await fs.mkdir(path.dirname(full), { recursive: true });
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const temp = await this.writeTemp(full, JSON.stringify(record));
+			try {
+				await fs.link(temp, full);
+				return true;
+			} catch (error) {
+				if (!isCode(error, "EEXIST")) throw error;
+			} finally {
+				await fs.rm(temp, { force: true });
+			}
+			const current = await this.readLease(full);
+			if (current?.holder === holder) {
+				await this.process(vaultPath, () => JSON.stringify(record));
+				return true;
+			}
+			if (!(await this.leaseIsDead(full, current, ttlMs))) return false;
+			// Take a dead holder's lease over: move it aside (only one taker can), and put it back
+			// if what was moved turns out to be a fresh lease someone else took meanwhile.
+			const aside = this.tempPathFor(full);
+			try {
+				await fs.rename(full, aside);
+			} catch (error) {
+				if (isCode(error, "ENOENT")) continue;
+				throw error;
+			}
+			const moved = await this.readLease(aside);
+			if (current && moved && moved.at !== current.at) {
+				await fs.link(aside, full).catch(() => undefined);
+				await fs.rm(aside, { force: true });
+				return false;
+			}
+			await fs.rm(aside, { force: true });
+		}
+		return false;
+	}
+
+	private async readLease(full: string): Promise<Lease | null> {
+		try {
+			return JSON.parse(await fs.readFile(full, "utf8")) as Lease;
+		} catch {
+			return null;
+		}
+	}
+
+	private async leaseIsDead(full: string, lease: Lease | null, ttlMs: number): Promise<boolean> {
+		if (lease === null) {
+			const info = await this.info(full);
+			return info !== null && Date.now() - info.mtime > ttlMs;
+		}
+		if (Date.now() - lease.at > ttlMs) return true;
+		if (lease.host !== os.hostname()) return false;
+		try {
+			process.kill(lease.pid, 0);
+			return false;
+		} catch (error) {
+			return isCode(error, "ESRCH");
+		}
+	}
+
+	async releaseLease(vaultPath: string, holder: string): Promise<void> {
+		const full = this.abs(vaultPath);
+		const current = await this.readLease(full);
+		if (current?.holder === holder) await fs.rm(full, { force: true });
+	}
+}

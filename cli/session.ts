@@ -1,0 +1,58 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { describeRegistryError } from "../src/core/registry";
+import { safeRelativeFolder } from "../src/core/paths";
+import { Router } from "../src/router/router";
+import type { RouterOptions } from "../src/router/router";
+import { NodeVault } from "./node-vault";
+import { UsageError, one } from "./args";
+import type { ParsedArgs } from "./args";
+
+// What every command starts from: the vault folder (`--vault`, default the current directory), the
+// A2A root inside it (`--root`, default A2A), the Node vault adapter and a router over it.
+
+/** Exit code 2: the vault or the registry cannot be used. */
+export class VaultError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "VaultError";
+	}
+}
+
+export interface Session {
+	vault: NodeVault;
+	router: Router;
+	root: string;
+	json: boolean;
+	out: (line: string) => void;
+	err: (line: string) => void;
+}
+
+export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: RouterOptions = {}): Promise<Session> {
+	const vaultDir = path.resolve(one(args, "vault") ?? process.cwd());
+	let stat;
+	try {
+		stat = await fs.stat(vaultDir);
+	} catch {
+		throw new VaultError(`the vault folder ${vaultDir} does not exist (give it with --vault DIR)`);
+	}
+	if (!stat.isDirectory()) throw new VaultError(`${vaultDir} is not a folder (give the vault folder with --vault DIR)`);
+	const rawRoot = one(args, "root") ?? "A2A";
+	const root = safeRelativeFolder(rawRoot);
+	if (root === null) throw new UsageError(`--root must be a folder name inside the vault (no "..", no leading "/" or "."), got "${rawRoot}"`);
+	const vault = new NodeVault(vaultDir);
+	const router = new Router(vault, { ...options, root });
+	await router.loadRegistry();
+	return { vault, router, root, json: args.booleans.has("json"), ...io };
+}
+
+/** Stops with exit code 2 when there is no usable registry; prints entry errors and says whether there were any. */
+export function checkRegistry(session: Session): boolean {
+	const { registry } = session.router;
+	if (!registry.usable) {
+		const why = registry.errors.map(describeRegistryError).join("; ");
+		throw new VaultError(`no usable registry at ${path.join(session.vault.dir, session.router.layout.registryPath)}: ${why}. Run \`a2a init\` to create one.`);
+	}
+	for (const error of registry.errors) session.err(`registry error: ${describeRegistryError(error)}`);
+	return registry.errors.length > 0;
+}

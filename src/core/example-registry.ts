@@ -1,0 +1,18 @@
+// The registry `init` writes when there is none: the groups of the A2A Communicator seed.
+
+export const EXAMPLE_REGISTRY = `# A2A Relay registry: the groups that may exchange messages, and the communication settings.
+# Edit it freely; changes take effect at once. See docs/protocol.md.
+communication:
+  max_hops: 5
+  timeout_seconds: 30
+  retry_attempts: 3
+groups:
+  10-backend-group:
+    description: Designs the database and the API
+  20-frontend-group:
+    description: Builds the user interface
+  30-devops-group:
+    description: Deploys and runs the services
+  40-security-group:
+    description: Reviews configurations for compliance
+`;

@@ -1,0 +1,33 @@
+import { readAgent } from "../core/agent";
+import type { AgentRecord } from "../core/agent";
+import { splitNote, parseFrontmatterYaml } from "../core/frontmatter";
+import { ignoreReason } from "../core/ignore";
+import { extension } from "../core/paths";
+import type { VaultPort } from "./vault-port";
+
+// Reads every agent note below the given folders through the vault port (the CLI's `status`; the
+// plugin reads agents from Obsidian's metadata cache instead).
+
+export async function scanAgents(port: VaultPort, folders: string[]): Promise<{ agents: AgentRecord[]; unreadable: string[] }> {
+	const agents: AgentRecord[] = [];
+	const unreadable: string[] = [];
+	const seen = new Set<string>();
+	for (const folder of folders) {
+		for (const file of await port.listRecursive(folder)) {
+			if (seen.has(file.path) || extension(file.path) !== "md" || ignoreReason(file.path)) continue;
+			seen.add(file.path);
+			const text = await port.read(file.path);
+			if (text === null) continue;
+			try {
+				const split = splitNote(text);
+				if (!split.hasFrontmatter) continue;
+				const agent = readAgent(file.path, parseFrontmatterYaml(split.yaml), split.body, file.mtime);
+				if (agent) agents.push(agent);
+			} catch {
+				unreadable.push(file.path);
+			}
+		}
+	}
+	agents.sort((a, b) => a.name.localeCompare(b.name));
+	return { agents, unreadable };
+}
