@@ -1,4 +1,5 @@
-import { Document, isMap, isPair, isScalar, parseDocument, stringify, visit } from "yaml";
+import { Document, isMap, isPair, isScalar, parseDocument, visit } from "yaml";
+import type { Node } from "yaml";
 import { isPlainObject } from "./text";
 
 // Frontmatter handling shared by every reader and writer of notes: splitting a note into its YAML
@@ -120,8 +121,24 @@ export function readFrontmatter(text: string): Record<string, unknown> | null {
 	return split.hasFrontmatter ? parseFrontmatterYaml(split.yaml) : null;
 }
 
+/**
+ * The yaml library writes a string whose leading lines hold only spaces or tabs (" \n", "\t\nx") as a
+ * block scalar without an indentation indicator, which reads back different or not at all. Such
+ * strings are written double-quoted instead, so every value reads back exactly.
+ */
+function quoteAmbiguousBlocks(node: Document | Node): void {
+	visit(node, {
+		Scalar(_key, scalar) {
+			const leading = typeof scalar.value === "string" ? /^[ \t\n]*\n/.exec(scalar.value) : null;
+			if (leading && /[ \t]/.test(leading[0])) scalar.type = "QUOTE_DOUBLE";
+		},
+	});
+}
+
 export function stringifyYaml(data: unknown): string {
-	return stringify(data, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+	const doc = new Document(data, { aliasDuplicateObjects: false });
+	quoteAmbiguousBlocks(doc);
+	return doc.toString({ lineWidth: 0, minContentWidth: 0 });
 }
 
 /** Builds a note from a frontmatter mapping and a body. */
@@ -152,7 +169,11 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 		if (!(key in working)) doc.delete(key);
 	}
 	for (const [key, value] of Object.entries(working)) {
-		if (!(key in before) || !sameValue(before[key], value)) doc.set(key, doc.createNode(value));
+		if (!(key in before) || !sameValue(before[key], value)) {
+			const node = doc.createNode(value);
+			quoteAmbiguousBlocks(node);
+			doc.set(key, node);
+		}
 	}
 	let yaml = Object.keys(working).length === 0 ? "" : doc.toString({ lineWidth: 0, minContentWidth: 0 });
 	if (split.eol === "\r\n") yaml = yaml.replace(/\r?\n/g, "\r\n");
