@@ -56,6 +56,13 @@ export function deliveredCopy(index: MessageIndex, messageId: string | undefined
 	return index.withId(messageId).find((e) => e.path !== excludePath && wasDelivered(e));
 }
 
+/** The route of the latest request of a trace delivered to `group`: how the chain reached it. */
+export function routeInto(index: MessageIndex, traceId: string, group: string): string[] {
+	const into = index.inTrace(traceId).filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === group && e.route.length > 0);
+	into.sort((a, b) => ((a.deliveredAt ?? "") < (b.deliveredAt ?? "") ? 1 : -1));
+	return into[0]?.route ?? [];
+}
+
 /** The request a response answers: by in_reply_to, else the latest request of the trace delivered to the responder. */
 export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
 	if (response.in_reply_to) {
@@ -86,7 +93,7 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 	const existing = deliveredCopy(ctx.index, env.message_id, note.path);
 	if (existing) return { action: "duplicate", raw, existing };
 	const participants = traceParticipants(ctx.index, env.trace_id, note.path);
-	for (const g of env.route ?? []) participants.add(g);
+	for (const g of env.route ?? routeInto(ctx.index, env.trace_id, env.source_group)) participants.add(g);
 	participants.add(env.source_group);
 	if (participants.has(env.target_group)) {
 		return {

@@ -29,10 +29,15 @@ export function timeoutOf(fm: { timeout_seconds?: unknown }, settings: Communica
 	return typeof t === "number" && Number.isInteger(t) && t > 0 ? t : settings.timeout_seconds;
 }
 
-export function stampDeliveredRequest(fm: Record<string, unknown>, target: string, now: number, settings: CommunicationSettings): void {
+/**
+ * `inherited` is the route of the request that brought the chain to the sender, used when the
+ * note itself gives none (an agent continuing a trace need not copy it).
+ */
+export function stampDeliveredRequest(fm: Record<string, unknown>, target: string, now: number, settings: CommunicationSettings, inherited: string[] = []): void {
 	ensureIdentity(fm, now);
 	if (fm.kind === undefined) fm.kind = "request";
-	const route = Array.isArray(fm.route) ? fm.route.filter((g): g is string => typeof g === "string") : [];
+	const own = Array.isArray(fm.route) ? fm.route.filter((g): g is string => typeof g === "string") : [];
+	const route = own.length > 0 ? own : [...inherited];
 	const source = typeof fm.source_group === "string" ? fm.source_group : undefined;
 	if (source && route[route.length - 1] !== source && route[route.length - 1] !== target) route.push(source);
 	if (route[route.length - 1] !== target) route.push(target);

@@ -16,7 +16,7 @@ import type { ErrorCode } from "../core/protocol";
 import { emptyRegistry, parseRegistry } from "../core/registry";
 import type { Registry } from "../core/registry";
 import { ROUTER_SENDER, routerResponse } from "../core/responses";
-import { decideOutboxNote, requestAnswered } from "../core/routing";
+import { decideOutboxNote, requestAnswered, routeInto } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import {
 	flattenMessageText,
@@ -281,11 +281,14 @@ export class Router {
 	}
 
 	private async deliver(note: OutboxNote, raw: RawMessage, target: string): Promise<RoutingDecision | null> {
+		const trace = typeof raw.fields.trace_id === "string" ? raw.fields.trace_id : "";
+		const source = typeof raw.fields.source_group === "string" ? raw.fields.source_group : "";
+		const inherited = routeInto(this.index, trace, source);
 		const dest = await this.moveInto(note.path, this.layout.box(target, "inbox") as string, basename(note.path));
 		if (!dest) return null;
 		this.index.remove(note.path);
 		const now = this.clock();
-		await this.stamp(dest, raw.format, (fm) => stampDeliveredRequest(fm, target, now, this.registry.communication));
+		await this.stamp(dest, raw.format, (fm) => stampDeliveredRequest(fm, target, now, this.registry.communication, inherited));
 		return this.decision("delivered", dest, note.path, this.index.get(dest));
 	}
 
