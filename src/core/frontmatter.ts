@@ -135,10 +135,16 @@ function quoteAmbiguousBlocks(node: Document | Node): void {
 	});
 }
 
+/**
+ * `lineWidth: 0` never folds lines. Double-quoted strings stay on one line with `\n` escapes: the
+ * library's multi-line double-quoted form turns a line holding a single space into a backslash.
+ */
+const TO_STRING = { lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY };
+
 export function stringifyYaml(data: unknown): string {
 	const doc = new Document(data, { aliasDuplicateObjects: false });
 	quoteAmbiguousBlocks(doc);
-	return doc.toString({ lineWidth: 0, minContentWidth: 0 });
+	return doc.toString(TO_STRING);
 }
 
 /** Builds a note from a frontmatter mapping and a body. */
@@ -175,7 +181,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 			doc.set(key, node);
 		}
 	}
-	let yaml = Object.keys(working).length === 0 ? "" : doc.toString({ lineWidth: 0, minContentWidth: 0 });
+	let yaml = Object.keys(working).length === 0 ? "" : doc.toString(TO_STRING);
 	if (split.eol === "\r\n") yaml = yaml.replace(/\r?\n/g, "\r\n");
 	const head = `---${split.eol}${yaml}---${split.eol}`;
 	return `${split.bom}${head}${split.body}`;

@@ -135,8 +135,14 @@ export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, graceMs:
 	if (ignored) return { action: "ignore", reason: ignored };
 	const read = readRawMessage(note.text, note.path);
 	if (!read.ok) {
-		if (ctx.now - note.mtime < graceMs) return { action: "wait", reason: read.reason };
+		// Age is bounded on both sides so that a skewed clock can never hold a note back for ever.
+		const age = ctx.now - note.mtime;
+		if (graceMs > 0 && age < graceMs && age > -graceMs) return { action: "wait", reason: read.reason };
 		return { action: "reject", code: "INVALID_MESSAGE", reason: read.reason };
+	}
+	if (read.raw.fields.quarantined === true) {
+		const reason = typeof read.raw.fields.error_message === "string" ? read.raw.fields.error_message : "the note could not be read";
+		return { action: "reject", code: "INVALID_MESSAGE", reason, raw: read.raw };
 	}
 	const validation = validateRaw(read.raw, { noteBytes: utf8Length(note.text), outboxGroup: note.group });
 	if (!validation.ok) return { action: "reject", code: "INVALID_MESSAGE", reason: formatProblems(validation.problems), raw: read.raw };

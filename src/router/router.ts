@@ -177,8 +177,11 @@ export class Router {
 			await this.routeOutboxes(paths, report);
 			await this.handleTimeouts(report.decisions);
 		} finally {
-			await this.writeLog(report.decisions);
-			await this.port.releaseLease(this.leasePath, this.holder);
+			try {
+				await this.writeLog(report.decisions);
+			} finally {
+				await this.port.releaseLease(this.leasePath, this.holder);
+			}
 		}
 		return report;
 	}
@@ -316,6 +319,13 @@ export class Router {
 	}
 
 	private async reject(note: OutboxNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean): Promise<RoutingDecision | null> {
+		if (!raw) {
+			// A note that cannot be read is wrapped before it moves, so that the sender (known only from
+			// the outbox it sits in) survives a crash between the move and the stamp.
+			const fields: Record<string, unknown> = { source_group: note.group };
+			stampDead(fields, code, reason, this.clock());
+			if (!(await this.port.process(note.path, (text) => (quarantinedState(text) ? text : quarantineText(text, fields))))) return null;
+		}
 		const dest = await this.moveInto(note.path, this.layout.deadLetterFolder, basename(note.path));
 		if (!dest) return null;
 		this.index.remove(note.path);

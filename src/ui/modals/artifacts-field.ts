@@ -1,0 +1,63 @@
+import { Setting } from "obsidian";
+import type { App } from "obsidian";
+import { FileSuggest } from "../suggest/file-suggest";
+
+// Several artifacts (vault paths) for a message: an input with file suggestions; choosing a file
+// adds it to the list below, each with a remove button. Text left in the input counts too, so a
+// path (or a [[wikilink]]) can also be typed in full.
+
+export class ArtifactsField {
+	readonly inputEl: HTMLInputElement;
+	private readonly listEl: HTMLElement;
+	private readonly items: string[] = [];
+
+	constructor(app: App, containerEl: HTMLElement, initial: string[] = []) {
+		const setting = new Setting(containerEl)
+			.setName("Artifacts")
+			.setDesc("Vault files that go with the message. Type to search; choose a file to add it.");
+		setting.settingEl.addClass("a2a-field", "a2a-field-artifacts");
+		const nameId = `a2a-artifacts-${Math.random().toString(36).slice(2, 10)}`;
+		setting.nameEl.id = nameId;
+		let input!: HTMLInputElement;
+		setting.addText((t) => {
+			input = t.inputEl;
+			t.setPlaceholder("Path or file name");
+		});
+		this.inputEl = input;
+		input.setAttr("aria-labelledby", nameId);
+		input.setAttr("name", "artifacts");
+		this.listEl = containerEl.createEl("ul", { cls: "a2a-artifact-list", attr: { "aria-label": "Artifacts added" } });
+		new FileSuggest(app, input, (file) => {
+			this.add(file.path);
+			input.value = "";
+		});
+		for (const item of initial) this.add(item);
+	}
+
+	add(path: string): void {
+		const value = path.trim();
+		if (value === "" || this.items.includes(value)) return;
+		this.items.push(value);
+		this.render();
+	}
+
+	/** The artifacts: the list, then whatever is still typed in the input. */
+	values(): string[] {
+		const typed = this.inputEl.value.trim();
+		return typed !== "" && !this.items.includes(typed) ? [...this.items, typed] : [...this.items];
+	}
+
+	private render(): void {
+		this.listEl.empty();
+		for (const item of this.items) {
+			const li = this.listEl.createEl("li", { cls: "a2a-artifact" });
+			li.createSpan({ cls: "a2a-artifact-path", text: item });
+			const remove = li.createEl("button", { cls: "a2a-artifact-remove", text: "Remove", attr: { "aria-label": `Remove ${item}` } });
+			remove.addEventListener("click", () => {
+				this.items.splice(this.items.indexOf(item), 1);
+				this.render();
+				this.inputEl.focus();
+			});
+		}
+	}
+}

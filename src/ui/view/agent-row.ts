@@ -1,0 +1,145 @@
+import { formatAge, isStale } from "../../core/agent";
+import type { AgentView } from "../../obsidian/agent-store";
+import { setAttrIfChanged, setHidden, setTextIfChanged } from "./dom-text";
+import { resultClass, statusClass, swapClass } from "./status-style";
+
+// One agent's row. Built once, then updated in place: each field is written only when its text
+// changed, so an update leaves the rest of the row (and every other row) alone.
+
+export interface RowClock {
+	now: number;
+	staleLimitMs: number;
+}
+
+function progressStep(progress: number): string {
+	return `${Math.round(progress)}%`;
+}
+
+export class AgentRow {
+	readonly el: HTMLElement;
+	agent: AgentView;
+	private readonly badgeEl: HTMLElement;
+	private readonly nameEl: HTMLElement;
+	private readonly staleEl: HTMLElement;
+	private readonly ageEl: HTMLElement;
+	private readonly metaEl: HTMLElement;
+	private readonly barEl: HTMLElement;
+	private readonly fillEl: HTMLElement;
+	private readonly percentEl: HTMLElement;
+	private readonly actionEl: HTMLElement;
+	private readonly resultEl: HTMLElement;
+	private readonly errorEl: HTMLElement;
+	private readonly warningEl: HTMLElement;
+	private readonly findingEl: HTMLElement;
+	private readonly findingTimeEl: HTMLElement;
+	private readonly findingTextEl: HTMLElement;
+
+	constructor(agent: AgentView, clock: RowClock) {
+		this.agent = agent;
+		const el = (this.el = createDiv({ cls: "a2a-agent-row", attr: { role: "listitem" } }));
+		const head = el.createDiv({ cls: "a2a-agent-head" });
+		this.badgeEl = head.createSpan({ cls: "a2a-status-badge" });
+		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#" } });
+		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: "Stale" });
+		this.ageEl = head.createSpan({ cls: "a2a-agent-age" });
+		this.metaEl = el.createDiv({ cls: "a2a-agent-meta" });
+		const progress = el.createDiv({ cls: "a2a-agent-progress" });
+		this.barEl = progress.createDiv({
+			cls: "a2a-progress",
+			attr: { role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100" },
+		});
+		this.fillEl = this.barEl.createDiv({ cls: "a2a-progress-fill" });
+		this.percentEl = progress.createSpan({ cls: "a2a-progress-label" });
+		this.actionEl = el.createDiv({ cls: "a2a-agent-action" });
+		this.resultEl = el.createDiv({ cls: "a2a-agent-result" });
+		this.errorEl = el.createDiv({ cls: "a2a-agent-error" });
+		this.warningEl = el.createDiv({ cls: "a2a-agent-warning" });
+		this.findingEl = el.createDiv({ cls: "a2a-agent-finding" });
+		this.findingEl.createSpan({ cls: "a2a-field-label", text: "Latest finding: " });
+		this.findingTimeEl = this.findingEl.createSpan({ cls: "a2a-finding-time" });
+		this.findingTextEl = this.findingEl.createSpan({ cls: "a2a-finding-action" });
+		this.write(agent, clock);
+	}
+
+	update(agent: AgentView, clock: RowClock): void {
+		this.agent = agent;
+		this.write(agent, clock);
+	}
+
+	/** The clock moved on: refresh the age and the stale marker only. */
+	tick(clock: RowClock): void {
+		const a = this.agent;
+		setTextIfChanged(this.ageEl, a.updatedAt === undefined ? "" : formatAge(clock.now - a.updatedAt));
+		const stale = isStale(a, clock.now, clock.staleLimitMs);
+		setHidden(this.staleEl, !stale);
+		if (this.el.classList.contains("a2a-is-stale") !== stale) this.el.toggleClass("a2a-is-stale", stale);
+	}
+
+	isStale(clock: RowClock): boolean {
+		return isStale(this.agent, clock.now, clock.staleLimitMs);
+	}
+
+	private write(a: AgentView, clock: RowClock): void {
+		const el = this.el;
+		setAttrIfChanged(el, "data-agent", a.name);
+		setAttrIfChanged(el, "data-status", a.status);
+		setAttrIfChanged(el, "data-path", a.path);
+		swapClass(this.badgeEl, "a2a-status-", statusClass(a.status));
+		setTextIfChanged(this.badgeEl, a.status);
+
+		setTextIfChanged(this.nameEl, a.name);
+		setAttrIfChanged(this.nameEl, "data-open-path", a.path);
+		setAttrIfChanged(this.nameEl, "aria-label", `Open ${a.path}`);
+		setAttrIfChanged(this.ageEl, "title", a.updatedAt === undefined ? null : `Last update ${new Date(a.updatedAt).toISOString()}`);
+
+		const meta = [a.role, a.group].filter((part): part is string => part !== undefined).join(" · ");
+		setTextIfChanged(this.metaEl, meta);
+		setHidden(this.metaEl, meta === "");
+
+		this.writeProgress(a);
+
+		setTextIfChanged(this.actionEl, a.lastAction ?? "");
+		setHidden(this.actionEl, a.lastAction === undefined);
+
+		const result = this.resultText(a);
+		setTextIfChanged(this.resultEl, result);
+		setHidden(this.resultEl, result === "");
+		swapClass(this.resultEl, "a2a-result-", a.result === undefined ? "a2a-result-none" : resultClass(a.result));
+
+		setTextIfChanged(this.errorEl, a.error === undefined ? "" : `Error: ${a.error}`);
+		setHidden(this.errorEl, a.error === undefined);
+
+		const warnings = [a.transitionWarning, ...a.notes].filter((w): w is string => w !== undefined && w !== "");
+		setTextIfChanged(this.warningEl, warnings.length === 0 ? "" : `Warning: ${warnings.join("; ")}`);
+		setHidden(this.warningEl, warnings.length === 0);
+
+		const finding = a.latestFinding;
+		setTextIfChanged(this.findingTimeEl, finding ? `[${finding.timestamp}] ` : "");
+		setTextIfChanged(this.findingTextEl, finding ? finding.action : "");
+		setHidden(this.findingEl, finding === undefined);
+
+		this.tick(clock);
+	}
+
+	private writeProgress(a: AgentView): void {
+		const known = a.progress !== undefined;
+		const value = known ? Math.round(a.progress as number) : 0;
+		setAttrIfChanged(this.barEl, "aria-valuenow", known ? String(value) : null);
+		setAttrIfChanged(this.barEl, "aria-label", `Progress of ${a.name}`);
+		setAttrIfChanged(this.barEl, "aria-valuetext", known ? `${value} percent` : "No progress reported");
+		swapClass(this.barEl, "a2a-status-", statusClass(a.status));
+		if (this.barEl.classList.contains("a2a-progress-unknown") === known) this.barEl.toggleClass("a2a-progress-unknown", !known);
+		const width = `${value}%`;
+		if (this.fillEl.style.getPropertyValue("--a2a-progress") !== width) this.fillEl.setCssProps({ "--a2a-progress": width });
+		setTextIfChanged(this.percentEl, known ? progressStep(a.progress as number) : "–");
+	}
+
+	private resultText(a: AgentView): string {
+		const parts: string[] = [];
+		if (a.result !== undefined) parts.push(`Result: ${a.result}`);
+		if (a.sectionsPassed !== undefined || a.sectionsFailed !== undefined) {
+			parts.push(`${parts.length === 0 ? "Sections" : "sections"} ${a.sectionsPassed ?? 0} passed, ${a.sectionsFailed ?? 0} failed`);
+		}
+		return parts.join(" · ");
+	}
+}

@@ -1,0 +1,52 @@
+import { GROUPINGS, isGrouping } from "./agent-sections";
+import type { Grouping } from "./agent-sections";
+
+// The filter box and the grouping dropdown. Both are native controls, so they work from the
+// keyboard; Escape in the filter box clears it.
+
+const GROUPING_LABELS: Record<Grouping, string> = { group: "By group", status: "By status" };
+
+export interface ToolbarHandlers {
+	onFilter(query: string): void;
+	onGrouping(grouping: Grouping): void;
+}
+
+export class Toolbar {
+	readonly el: HTMLElement;
+	readonly filterEl: HTMLInputElement;
+	readonly groupingEl: HTMLSelectElement;
+
+	constructor(parent: HTMLElement, query: string, grouping: Grouping, handlers: ToolbarHandlers) {
+		this.el = parent.createDiv({ cls: "a2a-toolbar" });
+		this.filterEl = this.el.createEl("input", {
+			cls: "a2a-filter",
+			type: "search",
+			placeholder: "Filter agents",
+			attr: { "aria-label": "Filter agents by name, role, group, status or last action", spellcheck: "false" },
+		});
+		this.filterEl.value = query;
+		this.filterEl.addEventListener("input", () => handlers.onFilter(this.filterEl.value));
+		this.filterEl.addEventListener("keydown", (evt) => {
+			if (evt.key !== "Escape" || this.filterEl.value === "") return;
+			evt.preventDefault();
+			evt.stopPropagation();
+			this.setFilter("");
+			handlers.onFilter("");
+		});
+		this.groupingEl = this.el.createEl("select", { cls: "dropdown a2a-grouping", attr: { "aria-label": "Group agents" } });
+		for (const option of GROUPINGS) this.groupingEl.createEl("option", { value: option, text: GROUPING_LABELS[option] });
+		this.groupingEl.value = grouping;
+		this.groupingEl.addEventListener("change", () => {
+			const value = this.groupingEl.value;
+			if (isGrouping(value)) handlers.onGrouping(value);
+		});
+	}
+
+	setFilter(query: string): void {
+		if (this.filterEl.value !== query) this.filterEl.value = query;
+	}
+
+	setGrouping(grouping: Grouping): void {
+		if (this.groupingEl.value !== grouping) this.groupingEl.value = grouping;
+	}
+}

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NodeVault } from "../../cli/node-vault";
+import { Router } from "../../src/router/router";
+import type { VaultPort } from "../../src/router/vault-port";
+import { BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";
+import type { TempVault } from "../helpers/temp-vault";
+
+let v: TempVault;
+let now: number;
+const T0 = Date.parse("2026-03-01T12:00:00.000Z");
+
+beforeEach(async () => {
+	v = await makeTempVault();
+	await v.write("A2A/registry.yaml", REGISTRY);
+	now = T0;
+});
+afterEach(() => v.cleanup());
+
+async function router(port: VaultPort = new NodeVault(v.dir)): Promise<Router> {
+	const r = new Router(port, { clock: () => now });
+	await r.loadRegistry();
+	await r.buildIndex();
+	return r;
+}
+
+const OUT = BOX("10-backend-group", "outbox");
+const IN = BOX("20-frontend-group", "inbox");
+
+describe("timeouts (rule 8)", () => {
+	it("retries with doubling timeouts, then dead-letters with TIMEOUT and tells the requester", async () => {
+		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "t-1", timeout_seconds: 10 }));
+		const r = await router();
+		await r.pass();
+		expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ attempt: 1, expires_at: "2026-03-01T12:00:10.000Z" });
+
+		now = T0 + 9999;
+		expect((await r.pass()).decisions).toEqual([]);
+
+		const schedule: [number, number, string][] = [
+			[T0 + 10000, 2, "2026-03-01T12:00:30.000Z"],
+			[T0 + 30000, 3, "2026-03-01T12:01:10.000Z"],
+			[T0 + 70000, 4, "2026-03-01T12:02:30.000Z"],
+		];
+		for (const [at, attempt, expires] of schedule) {
+			now = at;
+			const { decisions } = await r.pass();
+			expect(decisions).toMatchObject([{ outcome: "retried", message_id: "t-1" }]);
+			expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ state: "retrying", attempt, expires_at: expires });
+		}
+		now = T0 + 150001;
+		const { decisions } = await r.pass();
+		expect(decisions).toMatchObject([{ outcome: "timed_out", error_code: "TIMEOUT", path: "A2A/dead-letter/ask.md" }]);
+		expect(await v.frontmatter("A2A/dead-letter/ask.md")).toMatchObject({ state: "timed_out", error_code: "TIMEOUT", attempt: 4 });
+		const [response] = await v.files(BOX("10-backend-group", "inbox"));
+		expect(await v.frontmatter(response)).toMatchObject({ status: "timeout", error_code: "TIMEOUT", in_reply_to: "t-1", target_group: "10-backend-group" });
+		expect(await v.files(IN)).toEqual([]);
+	});
+
+	it("does not time out a request whose answer arrived; it is archived instead", async () => {
+		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "t-2" }));
+		const r = await router();
+		await r.pass();
+		await v.write(`${BOX("20-frontend-group", "outbox")}/ok.md`, "---\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: t-2\nsource_group: 20-frontend-group\nstatus: success\n---\n## Answer\n\nyes\n");
+		now = T0 + 5000;
+		await r.pass();
+		now = T0 + 10 * 60000;
+		expect((await r.pass()).decisions).toEqual([]);
+		expect(await v.frontmatter(`${BOX("20-frontend-group", "archive")}/ask.md`)).toMatchObject({ state: "answered" });
+	});
+});
+
+/** A port that throws after `limit` mutating calls: a crash between two steps of routing. */
+function crashingPort(inner: VaultPort, limit: number): VaultPort {
+	let calls = 0;
+	const mutating = new Set(["create", "move", "updateFrontmatter", "process", "append"]);
+	return new Proxy(inner, {
+		get(target, prop, receiver) {
+			const value = Reflect.get(target, prop, receiver) as unknown;
+			if (typeof value !== "function") return value;
+			return (...args: unknown[]) => {
+				if (mutating.has(String(prop)) && ++calls > limit) return Promise.reject(new Error(`crash after ${limit} steps`));
+				return (value as (...a: unknown[]) => unknown).apply(target, args);
+			};
+		},
+	});
+}
+
+async function scenario(): Promise<void> {
+	await v.write(`${OUT}/ask.md`, requestNote({ message_id: "c-ok" }));
+	await v.write(`${OUT}/lost.md`, requestNote({ message_id: "c-lost", target_group: "99-none", trace_id: "66666666-6666-4666-8666-666666666666" }));
+	await v.write(`${OUT}/broken.md`, "---\nthis: [is not yaml\n---\nbody\n");
+	await v.write(`${BOX("20-frontend-group", "inbox")}/earlier.md`, requestNote({ message_id: "c-earlier", trace_id: "77777777-7777-4777-8777-777777777777", state: "delivered", delivered_at: "2026-03-01T11:59:00.000Z", expires_at: "2026-03-01T11:59:30.000Z", attempt: 4, route: ["10-backend-group", "20-frontend-group"] }));
+	await v.write(`${BOX("20-frontend-group", "outbox")}/reply.md`, "---\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: c-ok\nsource_group: 20-frontend-group\nstatus: success\n---\n## Answer\n\nfine\n");
+}
+
+/** Where every note ended, by its file name; router responses are keyed by the note they answer. */
+async function outcome(): Promise<Record<string, string[]>> {
+	const notes: { file: string; fm: Record<string, unknown> }[] = [];
+	for (const file of await v.files("A2A")) {
+		if (!file.endsWith(".md") || file.includes("/log/")) continue;
+		try {
+			notes.push({ file, fm: await v.frontmatter(file) });
+		} catch (error) {
+			throw new Error(`${file} does not parse: ${(error as Error).message}\n${await v.read(file)}`);
+		}
+	}
+	const nameOfId = new Map(notes.map(({ file, fm }) => [String(fm.message_id), file.split("/").pop() as string]));
+	const places: Record<string, string[]> = {};
+	for (const { file, fm } of notes) {
+		const name = file.split("/").pop() as string;
+		const key = fm.error_code && fm.kind === "response" ? `response-to:${nameOfId.get(String(fm.in_reply_to)) ?? "?"}` : name;
+		(places[key] ??= []).push(`${file.split("/").slice(0, -1).join("/")}:${String(fm.state)}`);
+	}
+	for (const list of Object.values(places)) list.sort();
+	return places;
+}
+
+describe("crash safety", () => {
+	it("finishes every interrupted step on the next sweep: nothing lost, nothing twice", async () => {
+		await scenario();
+		await (await router()).pass();
+		const expected = await outcome();
+		expect(Object.keys(expected).length).toBeGreaterThanOrEqual(7);
+		let steps = 0;
+		for (let limit = 0; ; limit++) {
+			await v.cleanup();
+			v = await makeTempVault();
+			await v.write("A2A/registry.yaml", REGISTRY);
+			await scenario();
+			const crashing = await router(crashingPort(new NodeVault(v.dir), limit));
+			const crashed = await crashing.pass().then(
+				() => false,
+				() => true,
+			);
+			expect((await (await router()).pass()).busy).toBe(false);
+			await (await router()).pass();
+			const got = await outcome();
+			expect({ limit, got }).toEqual({ limit, got: expected });
+			if (!crashed) break;
+			steps++;
+		}
+		expect(steps).toBeGreaterThan(10);
+	});
+});
