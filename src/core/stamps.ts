@@ -1,5 +1,5 @@
 import { parseBodySections, renderBodySections } from "./body";
-import { buildNote, readFrontmatter, splitNote } from "./frontmatter";
+import { buildNote, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
 import { ENVELOPE_FIELD_ORDER } from "./message";
 import type { Payload } from "./message";
@@ -104,29 +104,31 @@ function orderedFields(fields: Record<string, unknown>): Record<string, unknown>
 }
 
 /**
- * The protocol's flat form of a note written in the seed's wrapper or as a YAML file. A flat note
- * comes back unchanged; a wrapped note keeps its body byte for byte. Null when the text cannot be read.
+ * The protocol's flat form of a note written in the seed's wrapper or as a YAML file, with `edit`
+ * (a stamp) applied to its fields: envelope fields in the standard order, payload values as body
+ * sections after whatever body the note had (kept byte for byte), the rest in a `payload:` mapping.
+ * A flat note only gets the edit. Null when the text cannot be read.
  */
-export function flattenMessageText(text: string, path: string): string | null {
+export function flattenMessageText(text: string, path: string, edit: (fm: Record<string, unknown>) => void = () => undefined): string | null {
 	const read = readRawMessage(text, path);
 	if (!read.ok) return null;
 	const { raw } = read;
-	if (raw.format === "flat") return text;
+	if (raw.format === "flat") return updateFrontmatterText(text, edit);
 	const fields: Record<string, unknown> = { ...raw.fields };
 	if (fields.kind === undefined && raw.wrapperKind) fields.kind = raw.wrapperKind;
-	if (raw.format === "wrapped") {
-		const split = splitNote(text);
-		const inBody = parseBodySections(split.body);
-		const fmPayload: Payload = {};
-		for (const [key, value] of Object.entries(raw.payload)) if (!(key in inBody)) fmPayload[key] = value;
-		const out = orderedFields(fields);
-		if (Object.keys(fmPayload).length > 0) out.payload = fmPayload;
-		return `${split.bom}${buildNote(out, split.body)}`;
-	}
-	const { body, frontmatter } = splitPayload(raw.payload);
+	edit(fields);
+	const split = raw.format === "wrapped" ? splitNote(text) : null;
+	const existing = split ? split.body : "";
+	const inBody = parseBodySections(existing);
+	const rest: Payload = {};
+	for (const [key, value] of Object.entries(raw.payload)) if (!(key in inBody)) rest[key] = value;
+	const { body, frontmatter } = splitPayload(rest);
 	const out = orderedFields(fields);
 	if (Object.keys(frontmatter).length > 0) out.payload = frontmatter;
-	return buildNote(out, `\n${renderBodySections(body)}`);
+	const sections = renderBodySections(body);
+	const glue = existing === "" || existing.endsWith("\n\n") ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
+	const newBody = sections === "" ? existing : `${existing === "" ? "\n" : existing + glue}${sections}`;
+	return `${split?.bom ?? ""}${buildNote(out, newBody)}`;
 }
 
 /**

@@ -265,7 +265,7 @@ export class Router {
 	/** Applies a stamp; notes in the seed's wrapper or YAML are rewritten into the flat form first. */
 	private async stamp(path: string, format: RawMessage["format"] | undefined, edit: (fm: Record<string, unknown>) => void): Promise<void> {
 		if (format === "flat") await this.port.updateFrontmatter(path, edit);
-		else await this.port.process(path, (text) => updateFrontmatterText(flattenMessageText(text, path) ?? text, edit));
+		else await this.port.process(path, (text) => flattenMessageText(text, path, edit) ?? updateFrontmatterText(text, edit));
 		await this.indexFile(path);
 	}
 

@@ -115,7 +115,8 @@ describe("a2a route", () => {
 		const [decision] = await route();
 		expect(decision).toMatchObject({ outcome: "answered", target_group: "10-backend-group" });
 		const fm = await v.frontmatter(`${BOX("10-backend-group", "inbox")}/answer.md`);
-		expect(fm).toMatchObject({ kind: "response", in_reply_to: "q-2", payload: { answer: "done" } });
+		expect(fm).toMatchObject({ kind: "response", in_reply_to: "q-2" });
+		expect(await v.body(`${BOX("10-backend-group", "inbox")}/answer.md`)).toBe("\n## Answer\n\ndone\n");
 		expect(fm.response).toBeUndefined();
 	});
 

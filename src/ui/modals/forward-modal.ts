@@ -1,0 +1,89 @@
+import { planForward, writeForward } from "../../commands/forward-message";
+import type { ForwardWarning } from "../../commands/forward-message";
+import type { ActiveInboxRequest } from "../../commands/context";
+import type { RequestMessage } from "../../core/message";
+import type { RelayServices } from "../../services";
+import { GroupSuggest } from "../suggest/group-suggest";
+import { FormModal } from "./form";
+
+// Forward message: the group to delegate to and a note for it. When the router would reject the
+// forward (hop limit, cycle) the modal says so and why before anything is written; submitting
+// again writes it anyway, Escape cancels.
+
+export class ForwardModal extends FormModal {
+	private warningEl: HTMLElement | null = null;
+	/** The warning the user has seen and may confirm (its target and code). */
+	private shownWarning: string | null = null;
+
+	constructor(
+		private readonly services: RelayServices,
+		private readonly target: ActiveInboxRequest,
+		private readonly original: RequestMessage,
+	) {
+		super(services.app);
+		this.setTitle("Forward message");
+	}
+
+	protected submitLabel(): string {
+		return this.shownWarning ? "Forward anyway" : "Forward";
+	}
+
+	protected build(el: HTMLElement): void {
+		const env = this.original.envelope;
+		el.createEl("p", {
+			cls: "a2a-modal-summary",
+			text: `${this.target.group} delegates this ${env.request_type} from ${env.source_group} (hop ${env.hop_count + 1} of trace ${env.trace_id}).`,
+		});
+		const to = this.text(el, "to", "Forward to group", { placeholder: "Target group" });
+		new GroupSuggest(this.app, to.control as HTMLInputElement, () =>
+			[...this.services.relay.router.registry.groups.values()].filter((g) => g.id !== this.target.group && this.services.relay.router.layout.hasGroup(g.id)),
+		);
+		to.control.addEventListener("input", () => this.preview());
+		this.textArea(el, "note", "Note", { rows: 3, desc: "Why you forward it; added to the payload as forward note." });
+		this.warningEl = el.createDiv({ cls: "a2a-forward-warning", attr: { role: "alert", "aria-live": "polite" } });
+	}
+
+	private plan() {
+		return planForward(this.services, this.original, this.target.group, this.field("to").value(), this.field("note").value(), Date.now());
+	}
+
+	/** Shows, as the target is typed, what the router would say about it. */
+	private preview(): void {
+		const planned = this.plan();
+		this.showWarning(planned.ok ? planned.warning : null, planned.ok ? this.field("to").value().trim() : null);
+	}
+
+	private showWarning(warning: ForwardWarning | null, to: string | null): void {
+		if (!this.warningEl) return;
+		this.warningEl.empty();
+		const key = warning && to !== null ? `${to}|${warning.code}` : null;
+		if (key !== this.shownWarning) this.shownWarning = null;
+		if (!warning) {
+			this.submitButton?.setText(this.submitLabel());
+			return;
+		}
+		this.warningEl.createDiv({ cls: "a2a-warning-title", text: `The router would reject this forward: ${warning.code}` });
+		this.warningEl.createDiv({ cls: "a2a-warning-reason", text: warning.reason });
+		this.warningEl.createDiv({ cls: "a2a-warning-hint", text: "Send again to write it anyway, or press Escape to cancel." });
+	}
+
+	protected submit(): Promise<boolean> {
+		this.clearErrors();
+		const planned = this.plan();
+		if (!planned.ok) {
+			this.showWarning(null, null);
+			this.showErrors(planned.errors);
+			return Promise.resolve(false);
+		}
+		if (planned.warning) {
+			const key = `${this.field("to").value().trim()}|${planned.warning.code}`;
+			if (this.shownWarning !== key) {
+				this.showWarning(planned.warning, this.field("to").value().trim());
+				this.shownWarning = key;
+				this.submitButton?.focus();
+				return Promise.resolve(false);
+			}
+		}
+		return writeForward(this.services, planned).then(() => true);
+	}
+}
