@@ -104,16 +104,11 @@ export class NodeVault implements VaultPort {
 		return path.join(path.dirname(full), `.${path.basename(full)}.${process.pid}.${tempCounter}.tmp`);
 	}
 
-	private async writeTemp(full: string, content: string): Promise<string> {
-		await fs.mkdir(path.dirname(full), { recursive: true });
+	private async writeTemp(full: string, content: string, makeFolder = true): Promise<string> {
+		if (makeFolder) await fs.mkdir(path.dirname(full), { recursive: true });
 		const temp = this.tempPathFor(full);
-		const handle = await fs.open(temp, "wx");
-		try {
-			await handle.writeFile(content, "utf8");
-			await handle.sync();
-		} finally {
-			await handle.close();
-		}
+		// Atomic for readers (the rename), not a durability barrier: like Obsidian, no fsync per note.
+		await fs.writeFile(temp, content, { encoding: "utf8", flag: "wx" });
 		return temp;
 	}
 
@@ -138,20 +133,22 @@ export class NodeVault implements VaultPort {
 	async move(from: string, to: string): Promise<MoveResult> {
 		const src = this.abs(from);
 		const dest = this.abs(to);
-		if (!(await this.info(src))) return "missing";
 		try {
 			await fs.access(dest, fsConstants.F_OK);
 			return "exists";
 		} catch {
-			// free
+			// The name is free.
 		}
-		await fs.mkdir(path.dirname(dest), { recursive: true });
 		try {
 			await fs.rename(src, dest);
 			return "moved";
 		} catch (error) {
-			if (isCode(error, "ENOENT")) return "missing";
-			throw error;
+			if (!isCode(error, "ENOENT")) throw error;
+			if (!(await this.info(src))) return "missing";
+			// The destination folder was missing.
+			await fs.mkdir(path.dirname(dest), { recursive: true });
+			await fs.rename(src, dest);
+			return "moved";
 		}
 	}
 
@@ -161,14 +158,13 @@ export class NodeVault implements VaultPort {
 		if (text === null) return false;
 		const next = edit(text);
 		if (next === text) return true;
-		const temp = await this.writeTemp(full, next);
+		const temp = await this.writeTemp(full, next, false);
 		try {
-			// Never resurrect a file another process moved away meanwhile.
-			if (!(await this.info(full))) return false;
 			await fs.rename(temp, full);
 			return true;
-		} finally {
+		} catch (error) {
 			await fs.rm(temp, { force: true });
+			throw error;
 		}
 	}
 

@@ -62,7 +62,8 @@ export function checkOutboxNote(
 /** Null when `value` names a registry group, else why not (for a group field). */
 export function groupProblem(layout: VaultLayout, value: string, what: string): string | null {
 	if (value === "") return `Choose the ${what}.`;
-	if (!isGroupId(value)) return `"${value}" is not a group id: use letters, digits, ".", "_" or "-".`;
+	const shown: string = value;
+	if (!isGroupId(value)) return `"${shown}" is not a group id: use letters, digits, ".", "_" or "-".`;
 	if (!layout.hasGroup(value)) {
 		const known = layout.groupIds();
 		return `"${value}" is not in the registry (known groups: ${known.length > 0 ? known.join(", ") : "none"}).`;

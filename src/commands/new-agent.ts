@@ -31,7 +31,8 @@ export async function planAgent(services: RelayServices, values: NewAgentValues,
 	const group = values.group.trim();
 	if (name === "") errors.name = "Give the agent a name.";
 	else if (safeFileSegment(name) !== name) errors.name = 'Use a name that can be a file name: no / \\ : * ? " < > | # ^ [ ], no leading dot.';
-	if (group !== "" && !isGroupId(group)) errors.group = `"${group}" is not a group id: use letters, digits, ".", "_" or "-".`;
+	const shown: string = group;
+	if (group !== "" && !isGroupId(group)) errors.group = `"${shown}" is not a group id: use letters, digits, ".", "_" or "-".`;
 	if (Object.keys(errors).length > 0) return { ok: false, errors };
 	const path = agentNotePath(services, name);
 	const vault = services.app.vault;

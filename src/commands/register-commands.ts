@@ -1,14 +1,33 @@
 import type { Plugin } from "obsidian";
 import type { RelayServices } from "../services";
-import { COMMAND_IDS } from "./command-ids";
 import { openAgentStatus } from "../ui/agent-status-view";
+import { appendFindingCommand } from "./append-finding";
+import { COMMAND_IDS } from "./command-ids";
+import { composeMessageCommand } from "./compose-message";
+import { forwardMessageCommand } from "./forward-message";
+import { initVaultCommand } from "./init-vault";
+import { newAgentCommand } from "./new-agent";
+import { replyToMessageCommand } from "./reply-to-message";
+import { retryDeadLetterCommand } from "./retry-dead-letter";
+import { routeNowCommand } from "./route-now";
+import { setAgentStatusCommand } from "./set-agent-status";
+import { showTraceCommand } from "./show-trace";
 
-/** PLACEHOLDER, being replaced: registers every command of the palette. */
+/** Registers every command of the palette (no default hotkeys; each available only where it applies). */
 export function registerCommands(plugin: Plugin, services: RelayServices): void {
-	plugin.addCommand({ id: COMMAND_IDS.openAgentStatus, name: "Open agent status", callback: () => void openAgentStatus(plugin.app) });
-	plugin.addCommand({
-		id: COMMAND_IDS.routeNow,
-		name: "Route now",
-		callback: () => void services.relay.routeNow(),
-	});
+	plugin.addCommand({ id: COMMAND_IDS.openAgentStatus, name: "Open agent status", icon: "radio-tower", callback: () => void openAgentStatus(plugin.app) });
+	for (const command of [
+		composeMessageCommand(services),
+		replyToMessageCommand(services),
+		forwardMessageCommand(services),
+		showTraceCommand(services),
+		routeNowCommand(services),
+		newAgentCommand(services),
+		setAgentStatusCommand(services),
+		appendFindingCommand(services),
+		retryDeadLetterCommand(services),
+		initVaultCommand(services),
+	]) {
+		plugin.addCommand(command);
+	}
 }

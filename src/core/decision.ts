@@ -69,7 +69,8 @@ export function parseLogLines(text: string): { time: string; outcome: string; me
 		const cells = splitRow(line);
 		if (cells.length < 7) continue;
 		const link = /^\[\[(.*?)\\?\|/.exec(cells[6]);
-		rows.push({ time: cells[0], outcome: cells[1], messageId: cells[2], traceId: cells[3], route: cells[4], errorCode: cells[5], path: link ? link[1] : "" });
+		const [time, outcome, messageId, traceId, route, errorCode] = cells.slice(0, 6).map((c) => c.replace(/\\\|/g, "|"));
+		rows.push({ time, outcome, messageId, traceId, route, errorCode, path: link ? link[1] : "" });
 	}
 	return rows;
 }

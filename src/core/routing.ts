@@ -4,7 +4,7 @@ import type { VaultLayout } from "./layout";
 import { isRequest } from "./message";
 import type { Message, RequestMessage, ResponseMessage } from "./message";
 import { readRawMessage } from "./message-parse";
-import type { RawMessage } from "./message-parse";
+import type { RawMessage, ReadResult } from "./message-parse";
 import { wasDelivered } from "./message-index";
 import type { IndexEntry, MessageIndex } from "./message-index";
 import type { ErrorCode } from "./protocol";
@@ -28,6 +28,8 @@ export interface OutboxNote {
 	mtime: number;
 	/** The group whose outbox holds the note. */
 	group: string;
+	/** The note already read by readRawMessage, when the caller has it. */
+	read?: ReadResult;
 }
 
 export type Verdict =
@@ -133,7 +135,7 @@ function unknownGroup(group: string, ctx: RoutingContext): string {
 export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, graceMs: number): Verdict {
 	const ignored = ignoreReason(note.path);
 	if (ignored) return { action: "ignore", reason: ignored };
-	const read = readRawMessage(note.text, note.path);
+	const read = note.read ?? readRawMessage(note.text, note.path);
 	if (!read.ok) {
 		// Age is bounded on both sides so that a skewed clock can never hold a note back for ever.
 		const age = ctx.now - note.mtime;

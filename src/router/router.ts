@@ -69,6 +69,8 @@ export class Router {
 	private registryText: string | null | undefined = undefined;
 	/** mtime:size of each file when the index last read it (see refreshIndex). */
 	private readonly seen = new Map<string, string>();
+	/** Folders this router has made sure exist (cleared with each new index). */
+	private readonly ensured = new Set<string>();
 
 	constructor(
 		private readonly port: VaultPort,
@@ -111,6 +113,7 @@ export class Router {
 	async buildIndex(): Promise<void> {
 		this.index.clear();
 		this.seen.clear();
+		this.ensured.clear();
 		await this.refreshIndex();
 	}
 
@@ -126,7 +129,10 @@ export class Router {
 				const stamp = `${file.mtime}:${file.size}`;
 				if (this.seen.get(file.path) === stamp && this.index.get(file.path)) continue;
 				this.seen.set(file.path, stamp);
-				await this.indexFile(file.path);
+				const location = this.layout.locate(file.path);
+				// Outbox notes are read when they are routed; until then the index only counts them.
+				if (location.area === "box" && location.box === "outbox") this.index.set({ path: file.path, location, kind: null, route: [] });
+				else await this.indexFile(file.path);
 			}
 		}
 		for (const entry of [...this.index.all()]) {
@@ -217,7 +223,7 @@ export class Router {
 			if (text === null) continue;
 			const read = readRawMessage(text, file.path);
 			const fields = read.ok ? read.raw.fields : {};
-			notes.push({ path: file.path, text, mtime: file.mtime, group, priority: fields.priority, created: fields.created });
+			notes.push({ path: file.path, text, mtime: file.mtime, group, read, priority: fields.priority, created: fields.created });
 		}
 		notes.sort(compareForRouting);
 		for (const note of notes) {
@@ -250,7 +256,10 @@ export class Router {
 
 	/** Moves a file into a folder under a free name; null when the source vanished (another router took it). */
 	private async moveInto(from: string, folder: string, name: string): Promise<string | null> {
-		await this.port.ensureFolder(folder);
+		if (!this.ensured.has(folder)) {
+			await this.port.ensureFolder(folder);
+			this.ensured.add(folder);
+		}
 		const base = stem(name);
 		for (let attempt = 0; attempt < 50; attempt++) {
 			const suffix = attempt === 0 ? "" : attempt === 1 ? `-${newId().slice(0, 8)}` : `-${newId()}`;
@@ -262,11 +271,26 @@ export class Router {
 		throw new Error(`no free name for ${name} in ${folder}`);
 	}
 
-	/** Applies a stamp; notes in the seed's wrapper or YAML are rewritten into the flat form first. */
+	/**
+	 * Applies a stamp; notes in the seed's wrapper or YAML are rewritten into the flat form first.
+	 * The index is updated from the stamped fields, without reading the note again.
+	 */
 	private async stamp(path: string, format: RawMessage["format"] | undefined, edit: (fm: Record<string, unknown>) => void): Promise<void> {
-		if (format === "flat") await this.port.updateFrontmatter(path, edit);
-		else await this.port.process(path, (text) => flattenMessageText(text, path, edit) ?? updateFrontmatterText(text, edit));
-		await this.indexFile(path);
+		let stamped: Record<string, unknown> | undefined;
+		const capture = (fm: Record<string, unknown>) => {
+			edit(fm);
+			stamped = fm;
+		};
+		const done =
+			format === "flat"
+				? await this.port.updateFrontmatter(path, capture)
+				: await this.port.process(path, (text) => flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture));
+		const location = this.layout.locate(path);
+		if (done && stamped && (location.area === "box" || location.area === "dead-letter")) {
+			this.index.set(entryFromRaw(path, location, { fields: stamped, payload: {}, format: "flat", frontmatterBytes: 0 }));
+		} else {
+			await this.indexFile(path);
+		}
 	}
 
 	private decision(outcome: RoutingDecision["outcome"], path: string, from: string, entry: IndexEntry | undefined, extra: Partial<RoutingDecision> = {}): RoutingDecision {
@@ -472,7 +496,9 @@ export class Router {
 		const byDay = new Map<string, RoutingDecision[]>();
 		for (const d of logged) {
 			const path = this.layout.logPath(new Date(d.time));
-			byDay.set(path, [...(byDay.get(path) ?? []), d]);
+			const list = byDay.get(path);
+			if (list) list.push(d);
+			else byDay.set(path, [d]);
 		}
 		for (const [path, list] of byDay) {
 			await this.port.ensureFolder(this.layout.logFolder);

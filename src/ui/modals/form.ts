@@ -238,3 +238,11 @@ export function parseInteger(text: string): number | null {
 	const n = Number(trimmed);
 	return Number.isSafeInteger(n) ? n : null;
 }
+
+/** A number typed in a field (decimals allowed): null when it is not one. */
+export function parseNumber(text: string): number | null {
+	const trimmed = text.trim();
+	if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) return null;
+	const n = Number(trimmed);
+	return Number.isFinite(n) ? n : null;
+}

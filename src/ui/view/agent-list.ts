@@ -183,7 +183,6 @@ export class AgentList {
 		const el = createEl("details", { cls: "a2a-agent-section", attr: { open: "", "data-section": key } });
 		const summary = el.createEl("summary", { cls: "a2a-section-summary" });
 		const titleEl = summary.createSpan({ cls: "a2a-section-title", text: sectionTitle(key, this.grouping) });
-		if (this.grouping === "status") titleEl.addClass("a2a-status-text");
 		const countEl = summary.createSpan({ cls: "a2a-section-count" });
 		const listEl = el.createDiv({ cls: "a2a-section-rows", attr: { role: "list" } });
 		this.el.insertBefore(el, this.order[at]?.el ?? null);

@@ -38,7 +38,7 @@ export class AgentRow {
 		this.agent = agent;
 		const el = (this.el = createDiv({ cls: "a2a-agent-row", attr: { role: "listitem" } }));
 		const head = el.createDiv({ cls: "a2a-agent-head" });
-		this.badgeEl = head.createSpan({ cls: "a2a-status-badge" });
+		this.badgeEl = head.createSpan({ cls: "a2a-badge" });
 		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#" } });
 		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: "Stale" });
 		this.ageEl = head.createSpan({ cls: "a2a-agent-age" });

@@ -1,6 +1,6 @@
-// Coalesces changes: the paths that changed (and whether the relay changed) are collected and
-// rendered once per animation frame, so a burst of hundreds of changes is one render. While the
-// view is hidden nothing renders; the changes wait and are rendered when it is shown again.
+// Coalesces changes: the paths that changed (and whether the relay changed) are collected for a
+// frame's time and rendered at once, so a burst of hundreds of changes is one render. While the view
+// is hidden nothing renders; the changes wait and are rendered when it is shown again.
 
 export interface Batch {
 	/** Render every agent from scratch. */
@@ -9,14 +9,13 @@ export interface Batch {
 	relay: boolean;
 }
 
-/** A frame, or this long at most when frames are throttled (a background window). */
-const FALLBACK_MS = 100;
+/** About one frame: changes arriving within it are rendered together. */
+const COALESCE_MS = 16;
 
 export class RenderBatcher {
 	private paths = new Set<string>();
 	private all = false;
 	private relay = false;
-	private frame: number | null = null;
 	private timer: number | null = null;
 
 	constructor(
@@ -57,22 +56,18 @@ export class RenderBatcher {
 	}
 
 	cancel(): void {
-		const win = this.win();
-		if (this.frame !== null) win.cancelAnimationFrame(this.frame);
-		if (this.timer !== null) win.clearTimeout(this.timer);
-		this.frame = null;
+		if (this.timer !== null) this.win().clearTimeout(this.timer);
 		this.timer = null;
 	}
 
 	private schedule(): void {
-		if (this.frame !== null || this.timer !== null) return;
-		const win = this.win();
-		const run = () => {
-			this.cancel();
+		if (this.timer !== null) return;
+		// A timer rather than requestAnimationFrame: frames do not come while the window is in the
+		// background or minimised, and in some hosts a "frame" is the next tick (no coalescing).
+		this.timer = this.win().setTimeout(() => {
+			this.timer = null;
 			this.run();
-		};
-		if (typeof win.requestAnimationFrame === "function") this.frame = win.requestAnimationFrame(run);
-		this.timer = win.setTimeout(run, FALLBACK_MS);
+		}, COALESCE_MS);
 	}
 
 	private run(): void {

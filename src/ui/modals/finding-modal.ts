@@ -1,0 +1,47 @@
+import type { TFile } from "obsidian";
+import { planFinding, writeFinding } from "../../commands/append-finding";
+import type { RelayServices } from "../../services";
+import { FormModal } from "./form";
+
+// Append finding: the action and the four sections of the standard message structure.
+
+export class FindingModal extends FormModal {
+	constructor(
+		private readonly services: RelayServices,
+		private readonly file: TFile,
+		private readonly agentName: string,
+	) {
+		super(services.app);
+		this.setTitle("Append finding");
+	}
+
+	protected submitLabel(): string {
+		return "Append";
+	}
+
+	protected build(el: HTMLElement): void {
+		el.createEl("p", { cls: "a2a-modal-summary", text: `A finding for ${this.agentName}, stamped with the current time.` });
+		this.text(el, "action", "Action", { placeholder: "Schema designed" });
+		this.textArea(el, "context", "Context");
+		this.textArea(el, "data", "Data");
+		this.textArea(el, "decisions", "Decisions");
+		this.textArea(el, "next_steps", "Next steps");
+	}
+
+	protected async submit(): Promise<boolean> {
+		this.clearErrors();
+		const planned = planFinding({
+			action: this.field("action").value(),
+			context: this.field("context").value(),
+			data: this.field("data").value(),
+			decisions: this.field("decisions").value(),
+			nextSteps: this.field("next_steps").value(),
+		});
+		if (!planned.ok) {
+			this.showErrors(planned.errors);
+			return false;
+		}
+		await writeFinding(this.services, this.file, planned.finding, Date.now());
+		return true;
+	}
+}

@@ -1,0 +1,128 @@
+import { CORRECTABLE, checkRetry, requeue } from "../../commands/retry-dead-letter";
+import type { CorrectionKind, Corrections, DeadLetter } from "../../commands/retry-dead-letter";
+import type { RelayServices } from "../../services";
+import { GroupSuggest } from "../suggest/group-suggest";
+import { FormModal, noticeWithLink, parseInteger } from "./form";
+
+// Retry dead letter: why the message died, the fields that fail (to correct them), and a retry
+// that puts it back into its sender's outbox once the corrected note passes the router's checks.
+
+function asText(value: unknown): string {
+	if (value === undefined || value === null) return "";
+	if (typeof value === "string") return value;
+	if (typeof value === "number" || typeof value === "boolean") return String(value);
+	return JSON.stringify(value);
+}
+
+function isChoices(kind: CorrectionKind): kind is readonly string[] {
+	return typeof kind !== "string";
+}
+
+export class RetryModal extends FormModal {
+	constructor(
+		private readonly services: RelayServices,
+		private readonly deadLetter: DeadLetter,
+		private readonly correctable: string[],
+	) {
+		super(services.app);
+		this.setTitle("Retry dead letter");
+	}
+
+	protected submitLabel(): string {
+		return "Retry";
+	}
+
+	private rawFields(): Record<string, unknown> {
+		return this.deadLetter.read.ok ? this.deadLetter.read.raw.fields : {};
+	}
+
+	protected build(el: HTMLElement): void {
+		const dl = this.deadLetter;
+		const why = el.createDiv({ cls: "a2a-retry-why" });
+		why.createDiv({ cls: "a2a-retry-code", text: `Why it died: ${dl.errorCode ?? "no error code recorded"}` });
+		if (dl.errorMessage) why.createDiv({ cls: "a2a-retry-message", text: dl.errorMessage });
+		if (dl.quarantined) {
+			el.createEl("p", { cls: "a2a-modal-summary", text: "The router could not read this note and kept its original text below its own block; a retry restores the original text." });
+		}
+		const fields = this.rawFields();
+		const sender = asText(fields.source_group);
+		el.createEl("p", {
+			cls: "a2a-modal-summary",
+			text: `A retry puts it back into the outbox of ${sender || "its sender"} with the same message_id (retry ${dl.retryCount + 1}).`,
+		});
+		if (this.correctable.length > 0) {
+			el.createEl("p", { cls: "a2a-modal-summary", text: "Correct the fields below first." });
+		}
+		for (const key of this.correctable) {
+			const spec = CORRECTABLE[key];
+			if (!spec) continue;
+			const current = asText(fields[key]);
+			const kind = spec.kind;
+			if (isChoices(kind)) {
+				const choices: Record<string, string> = {};
+				if (spec.optional) choices[""] = "(none)";
+				for (const c of kind) choices[c] = c;
+				const valid = kind.includes(current) || (spec.optional && current === "");
+				this.dropdown(el, key, spec.label, choices, {
+					value: valid ? current : spec.optional ? "" : (kind[0] ?? ""),
+					desc: valid ? key : `${key}; was ${current === "" ? "missing" : `"${current}"`}`,
+				});
+			} else {
+				const field = this.text(el, key, spec.label, { value: current, desc: key });
+				if (spec.kind === "group") {
+					new GroupSuggest(this.app, field.control as HTMLInputElement, () => [...this.services.relay.router.registry.groups.values()]);
+				}
+				if (spec.kind === "integer") field.control.setAttr("inputmode", "numeric");
+			}
+		}
+	}
+
+	onOpen(): void {
+		super.onOpen();
+		// Say at once why each offered field fails.
+		const check = checkRetry(this.services, this.deadLetter, {}, Date.now());
+		const shown: Record<string, string> = {};
+		for (const key of this.correctable) if (check.errors[key]) shown[key] = check.errors[key];
+		for (const [key, message] of Object.entries(shown)) this.fields.get(key)?.setError(message);
+		this.focusFirst();
+	}
+
+	private corrections(): { corrections: Corrections; errors: Record<string, string> } {
+		const corrections: Corrections = {};
+		const errors: Record<string, string> = {};
+		for (const key of this.correctable) {
+			const spec = CORRECTABLE[key];
+			const field = this.fields.get(key);
+			if (!spec || !field) continue;
+			const raw = field.value().trim();
+			if (raw === "" && spec.optional) {
+				corrections[key] = undefined;
+			} else if (spec.kind === "integer") {
+				const n = parseInteger(raw);
+				if (n === null) errors[key] = "Enter a whole number.";
+				else corrections[key] = n;
+			} else {
+				corrections[key] = raw;
+			}
+		}
+		return { corrections, errors };
+	}
+
+	protected async submit(): Promise<boolean> {
+		this.clearErrors();
+		const now = Date.now();
+		const { corrections, errors } = this.corrections();
+		if (Object.keys(errors).length > 0) {
+			this.showErrors(errors);
+			return false;
+		}
+		const check = checkRetry(this.services, this.deadLetter, corrections, now);
+		if (Object.keys(check.errors).length > 0) {
+			this.showErrors(check.errors);
+			return false;
+		}
+		const path = await requeue(this.services, this.deadLetter, corrections, check.sender, now);
+		noticeWithLink(this.app, "Back in the outbox: ", path);
+		return true;
+	}
+}
