@@ -35,7 +35,7 @@ export function timeoutOf(fm: { timeout_seconds?: unknown }, settings: Communica
  */
 export function stampDeliveredRequest(fm: Record<string, unknown>, target: string, now: number, settings: CommunicationSettings, inherited: string[] = []): void {
 	ensureIdentity(fm, now);
-	if (fm.kind === undefined) fm.kind = "request";
+	if (fm.kind == null) fm.kind = "request";
 	const own = Array.isArray(fm.route) ? fm.route.filter((g): g is string => typeof g === "string") : [];
 	const route = own.length > 0 ? own : [...inherited];
 	const source = typeof fm.source_group === "string" ? fm.source_group : undefined;
@@ -51,10 +51,11 @@ export function stampDeliveredRequest(fm: Record<string, unknown>, target: strin
 
 export function stampDeliveredResponse(fm: Record<string, unknown>, target: string, now: number, request?: IndexEntry): void {
 	ensureIdentity(fm, now);
-	if (fm.kind === undefined) fm.kind = "response";
-	if (fm.target_group === undefined) fm.target_group = target;
-	if (fm.in_reply_to === undefined && request?.messageId) fm.in_reply_to = request.messageId;
-	if (fm.processing_time_ms === undefined && request?.deliveredAt) {
+	if (fm.kind == null) fm.kind = "response";
+	// PyYAML writes absent values as null: treat them as absent.
+	if (fm.target_group == null) fm.target_group = target;
+	if (fm.in_reply_to == null && request?.messageId) fm.in_reply_to = request.messageId;
+	if (fm.processing_time_ms == null && request?.deliveredAt) {
 		const answeredAt = typeof fm.created === "string" ? Date.parse(fm.created) : now;
 		const elapsed = (Number.isNaN(answeredAt) ? now : answeredAt) - Date.parse(request.deliveredAt);
 		if (Number.isFinite(elapsed)) fm.processing_time_ms = Math.max(0, Math.round(elapsed));
