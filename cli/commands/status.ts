@@ -15,7 +15,7 @@ in <root>/agents and the extra agent folders of the plugin's settings (or --agen
 message counts of every group and the number of dead letters.`;
 
 function pad(text: string, width: number): string {
-	return text.length >= width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
+	return text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
 }
 
 export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
@@ -71,9 +71,9 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	}
 	io.out("");
 	io.out(`Groups (${queues.groups.length})`);
-	io.out(`  ${pad("GROUP", 24)}${pad("INBOX", 6)}${pad("OUTBOX", 6)}${pad("ARCHIVE", 7)}${pad("IN FLIGHT", 9)}${pad("OVERDUE", 7)}`);
+	io.out(`  ${pad("GROUP", 24)}${pad("INBOX", 7)}${pad("OUTBOX", 7)}${pad("ARCHIVE", 7)}${pad("IN FLIGHT", 9)}${pad("OVERDUE", 7)}`);
 	for (const q of queues.groups) {
-		io.out(`  ${pad(q.group, 24)}${pad(String(q.inbox), 6)}${pad(String(q.outbox), 6)}${pad(String(q.archive), 7)}${pad(String(q.inFlight), 9)}${pad(String(q.overdue), 7)}`);
+		io.out(`  ${pad(q.group, 24)}${pad(String(q.inbox), 7)}${pad(String(q.outbox), 7)}${pad(String(q.archive), 7)}${pad(String(q.inFlight), 9)}${pad(String(q.overdue), 7)}`);
 	}
 	io.out("");
 	io.out(`Dead letters: ${queues.deadLetters}`);

@@ -72,7 +72,9 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 		return null;
 	}
 	const entry: GroupEntry = { id };
-	if (body.description !== undefined && body.description !== null) entry.description = String(body.description);
+	const description = body.description;
+	if (typeof description === "string" || typeof description === "number" || typeof description === "boolean") entry.description = String(description);
+	else if (description !== undefined && description !== null) errors.push({ where, message: `description must be text, got ${describeValue(description)}; it is ignored` });
 	if (body.folder !== undefined && body.folder !== null) {
 		const folder = typeof body.folder === "string" ? safeRelativeFolder(body.folder) : null;
 		if (folder === null) {

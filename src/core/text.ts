@@ -30,5 +30,6 @@ export function describeValue(value: unknown): string {
 	if (Array.isArray(value)) return "a list";
 	if (value instanceof Date) return "a date";
 	if (typeof value === "object") return "a mapping";
-	return String(value);
+	if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+	return `a ${typeof value}`;
 }

@@ -125,6 +125,7 @@ export class Router {
 		const listed = new Set<string>();
 		for (const folder of this.messageFolders()) {
 			for (const file of await this.port.list(folder)) {
+				if (ignoreReason(file.path)) continue;
 				listed.add(file.path);
 				const stamp = `${file.mtime}:${file.size}`;
 				if (this.seen.get(file.path) === stamp && this.index.get(file.path)) continue;
@@ -417,15 +418,14 @@ export class Router {
 				const dest = await this.moveInto(entry.path, this.layout.deadLetterFolder, basename(entry.path));
 				this.index.remove(entry.path);
 				if (!dest) continue;
-				const decision = await this.finishTimeout(dest);
+				const decision = await this.finishTimeout(dest, entry);
 				decisions.push({ ...decision, from: entry.path });
 			}
 		}
 	}
 
-	private async finishTimeout(path: string): Promise<RoutingDecision> {
+	private async finishTimeout(path: string, before = this.index.get(path)): Promise<RoutingDecision> {
 		const now = this.clock();
-		const before = this.index.get(path);
 		const reason = `no response after ${before?.attempt ?? 1} attempt(s); the last one expired at ${before?.expiresAt ?? iso(now)}`;
 		await this.stamp(path, "flat", (fm) => stampDead(fm, "TIMEOUT", reason, now, "timed_out"));
 		const entry = this.index.get(path);
