@@ -52,6 +52,10 @@ export class FileSystemAdapter {
 		return base === "" ? normalizedPath : joinPath(base, normalizedPath);
 	}
 
+	getFilePath(normalizedPath: string): string {
+		return `file://${this.getFullPath(normalizedPath)}`;
+	}
+
 	getResourcePath(normalizedPath: string): string {
 		return `app://fake-obsidian/${encodeURI(diskKey(normalizedPath))}`;
 	}

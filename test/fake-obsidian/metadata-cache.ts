@@ -139,7 +139,7 @@ export class MetadataCache extends Events {
 		this.caches.set(file.path, cache);
 	}
 
-	/** Parses every markdown file now, without 'changed' (a warm cache at startup), then 'resolved'. */
+	/** Parses every markdown file now, without 'changed' (a warm cache at startup). */
 	async fillAll(): Promise<void> {
 		for (const file of this.vault.getMarkdownFiles()) {
 			try {
@@ -148,7 +148,6 @@ export class MetadataCache extends Events {
 				// unreadable: no cache, like Obsidian
 			}
 		}
-		this.trigger("resolved");
 	}
 
 	private schedule(file: TFile): void {

@@ -346,8 +346,11 @@ export class Vault extends Events {
 
 	// ---- fake-only: loading, watcher, rescan --------------------------------------------------
 
-	/** Builds the tree from the disk and fires 'create' for every item, like Obsidian at startup. */
-	async loadFromDisk(): Promise<void> {
+	/**
+	 * Builds the tree from the disk and fires 'create' for every item, like Obsidian at startup.
+	 * `beforeEvents` runs once the tree is built and before the events are queued.
+	 */
+	async loadFromDisk(beforeEvents?: () => Promise<void>): Promise<void> {
 		await this.exclusive(async () => {
 			const added: TAbstractFile[] = [];
 			const walk = async (folder: TFolder): Promise<void> => {
@@ -369,6 +372,7 @@ export class Vault extends Events {
 				}
 			};
 			await walk(this.root);
+			await beforeEvents?.();
 			for (const item of added) this.emit("create", item);
 		});
 	}

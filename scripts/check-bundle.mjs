@@ -1,0 +1,135 @@
+// Checks the built plugin bundle (main.js) the way Obsidian and the community directory see it,
+// and that the CLI bundle was built. Run after `npm run build`; exits non-zero on any failure.
+//
+//   node scripts/check-bundle.mjs [path/to/main.js]
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const mainPath = resolve(process.argv[2] ?? join(root, "main.js"));
+const cliPath = join(root, "dist", "cli.cjs");
+
+let failures = 0;
+function pass(what) {
+	console.log(`  ok    ${what}`);
+}
+function fail(what) {
+	failures++;
+	console.log(`  FAIL  ${what}`);
+}
+function note(what) {
+	console.log(`  note  ${what}`);
+}
+
+console.log(`check-bundle: ${mainPath}`);
+
+function checkMain() {
+	if (!existsSync(mainPath)) {
+		fail("main.js exists (run `npm run build` first)");
+		return;
+	}
+	const code = readFileSync(mainPath, "utf8");
+	pass(`main.js exists (${(statSync(mainPath).size / 1024).toFixed(1)} KiB)`);
+	if (/\/\/# sourceMappingURL=data:/.test(code)) note("main.js carries an inline source map: this is a development build, not a release build");
+
+	// CommonJS: it compiles as a script inside Node's module wrapper (an ES module's import/export
+	// statements would be a syntax error there) and assigns module.exports.
+	let compiled = null;
+	try {
+		compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: mainPath });
+	} catch (error) {
+		fail(`main.js is CommonJS: it does not compile as a CommonJS module: ${error.message}`);
+	}
+	if (compiled) {
+		if (/\bmodule\.exports\b/.test(code)) pass("main.js is CommonJS (compiles in the CommonJS wrapper, assigns module.exports)");
+		else fail("main.js is CommonJS: it never assigns module.exports");
+	}
+
+	// The only module it may require at run time is obsidian: Node built-ins and electron do not
+	// exist on mobile, and anything else must be bundled.
+	const required = new Map();
+	for (const match of code.matchAll(/\brequire\s*\(\s*(["'`])([^"'`]*)\1\s*\)/g)) {
+		required.set(match[2], (required.get(match[2]) ?? 0) + 1);
+	}
+	const others = [...required.keys()].filter((name) => name !== "obsidian");
+	if (others.length === 0) pass(`main.js requires only obsidian (${required.get("obsidian") ?? 0} require call(s) of it)`);
+	else fail(`main.js requires only obsidian: it also requires ${others.map((name) => JSON.stringify(name)).join(", ")}`);
+	const dynamicRequires = (code.match(/\brequire\s*\(\s*[^"'`\s)]/g) ?? []).length;
+	if (dynamicRequires > 0) note(`main.js has ${dynamicRequires} require(...) call(s) with a computed argument; check they cannot load a Node module`);
+
+	// Obsidian's guidelines forbid building DOM from HTML strings.
+	const htmlSinks = ["innerHTML", "outerHTML", "insertAdjacentHTML"].filter((sink) => code.includes(sink));
+	if (htmlSinks.length === 0) pass("main.js does not use innerHTML, outerHTML or insertAdjacentHTML");
+	else fail(`main.js does not use innerHTML: it contains ${htmlSinks.join(", ")}`);
+
+	if (!compiled) return;
+	// Evaluate it with a stub `require`: enough of obsidian for the module to evaluate, not to run.
+	const obsidian = fakeObsidian();
+	const requested = [];
+	const stubRequire = (name) => {
+		requested.push(name);
+		if (name === "obsidian") return obsidian;
+		throw new Error(`main.js required ${JSON.stringify(name)} while loading`);
+	};
+	const module = { exports: {} };
+	try {
+		compiled.runInThisContext()(module.exports, stubRequire, module, mainPath, dirname(mainPath));
+	} catch (error) {
+		fail(`main.js loads with a stub obsidian: ${error && error.stack ? error.stack.split("\n").slice(0, 3).join(" | ") : String(error)}`);
+		return;
+	}
+	pass(`main.js loads with a stub obsidian (required at load: ${requested.length ? [...new Set(requested)].join(", ") : "nothing"})`);
+	const exported = module.exports && typeof module.exports.default === "function" ? module.exports.default : module.exports;
+	const where = exported === module.exports ? "module.exports" : "module.exports.default";
+	if (typeof exported !== "function" || !/^class\b/.test(Function.prototype.toString.call(exported))) {
+		fail("main.js exports a class as module.exports.default or module.exports");
+		return;
+	}
+	pass(`main.js exports a class as ${where}${exported.name ? ` (${exported.name})` : ""}`);
+	if (exported.prototype instanceof obsidian.Plugin) pass(`the exported class extends obsidian's Plugin`);
+	else fail(`the exported class extends obsidian's Plugin`);
+}
+
+function checkCli() {
+	if (!existsSync(cliPath)) {
+		fail("dist/cli.cjs exists (run `npm run build` first)");
+		return;
+	}
+	const size = statSync(cliPath).size;
+	if (size === 0) fail("dist/cli.cjs exists: it is empty");
+	else pass(`dist/cli.cjs exists (${(size / 1024).toFixed(1)} KiB)`);
+}
+
+// Every value the obsidian typings export, as an inert stand-in: classes as empty classes (so
+// `class X extends Plugin` evaluates and can be checked with instanceof), functions as no-ops.
+function fakeObsidian() {
+	const fake = {
+		Platform: { isDesktop: true, isMobile: false, isDesktopApp: true, isMobileApp: false, isIosApp: false, isAndroidApp: false, isPhone: false, isTablet: false, isMacOS: false, isWin: false, isLinux: true, isSafari: false, resourcePathPrefix: "app://local/" },
+		apiVersion: "1.7.2",
+		moment: Object.assign(() => ({}), { locale: () => "en" }),
+	};
+	const names = { classes: ["Plugin", "PluginSettingTab", "ItemView", "Modal", "Notice", "Setting", "TFile", "TFolder", "TAbstractFile", "Component", "Events", "MarkdownView", "WorkspaceLeaf"], functions: ["normalizePath", "debounce", "setIcon", "parseYaml", "stringifyYaml", "requestUrl"] };
+	const typings = join(root, "node_modules", "obsidian", "obsidian.d.ts");
+	if (existsSync(typings)) {
+		const dts = readFileSync(typings, "utf8");
+		for (const m of dts.matchAll(/^export (?:declare )?(?:abstract )?class ([A-Za-z_$][\w$]*)/gm)) names.classes.push(m[1]);
+		for (const m of dts.matchAll(/^export (?:declare )?function ([A-Za-z_$][\w$]*)/gm)) names.functions.push(m[1]);
+		for (const m of dts.matchAll(/^export (?:declare )?(?:const|let|var|enum) ([A-Za-z_$][\w$]*)/gm)) {
+			if (!(m[1] in fake)) fake[m[1]] = {};
+		}
+	}
+	for (const name of names.classes) {
+		if (!(name in fake)) fake[name] = { [name]: class {} }[name];
+	}
+	for (const name of names.functions) {
+		if (!(name in fake)) fake[name] = { [name]: () => undefined }[name];
+	}
+	return fake;
+}
+
+checkMain();
+checkCli();
+console.log(failures === 0 ? "check-bundle: all checks passed" : `check-bundle: ${failures} check(s) failed`);
+process.exitCode = failures === 0 ? 0 : 1;

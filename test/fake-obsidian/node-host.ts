@@ -1,0 +1,37 @@
+/** Node-only: a FakeHost over a fresh temp folder (NodeDisk), with cleanup(). */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AppOptions } from "./app";
+import { FakeHost } from "./host";
+import { NodeDisk } from "./node-disk";
+
+export interface TempHostOptions extends AppOptions {
+	/** Files written to the folder before anything loads. */
+	files?: Record<string, string>;
+	prefix?: string;
+	logErrors?: boolean;
+}
+
+export class TempHost extends FakeHost {
+	/** Absolute path of the vault folder. */
+	readonly dir: string;
+
+	constructor(dir: string, options: TempHostOptions = {}) {
+		super({ ...options, disk: new NodeDisk(dir) });
+		this.dir = dir;
+	}
+
+	/** Waits until settled, unloads plugins, then removes the folder. */
+	async cleanup(): Promise<void> {
+		await this.dispose();
+		await rm(this.dir, { recursive: true, force: true });
+	}
+}
+
+export async function createTempHost(options: TempHostOptions = {}): Promise<TempHost> {
+	const dir = await mkdtemp(join(tmpdir(), options.prefix ?? "fake-obsidian-"));
+	const host = new TempHost(dir, options);
+	if (options.files) await host.seed(options.files);
+	return host;
+}
