@@ -14,7 +14,8 @@ export default defineConfig({
 				},
 			},
 			{
-				resolve: { alias: { obsidian: fakeObsidian } },
+				// The built main.js sits beside main.ts: tests run the TypeScript source.
+				resolve: { alias: { obsidian: fakeObsidian }, extensions: [".ts", ".mts", ".mjs", ".js", ".json"] },
 				test: {
 					name: "integration",
 					include: ["test/integration/**/*.test.ts", "test/fake-obsidian/**/*.test.ts", "test/cli/**/*.test.ts"],

@@ -1,0 +1,46 @@
+import A2ARelayPlugin from "../../main";
+import manifest from "../../manifest.json";
+import { createTempHost } from "../fake-obsidian/node-host";
+import type { TempHost } from "../fake-obsidian/node-host";
+import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
+
+// Boots the real plugin class on the fake Obsidian over a real temp folder, and waits for the relay
+// to finish what vault events started.
+
+export interface Booted {
+	host: TempHost;
+	plugin: A2ARelayPlugin;
+	/** Waits until the fake has no work in flight and the relay has routed everything. */
+	quiet(): Promise<void>;
+	frontmatter(path: string): Promise<Record<string, unknown>>;
+	body(path: string): Promise<string>;
+	files(under: string): string[];
+}
+
+export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean } = {}): Promise<Booted> {
+	const host = await createTempHost({ files });
+	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
+	await host.loadVault();
+	if (options.layoutReady !== false) await host.setLayoutReady();
+	const quiet = async () => {
+		for (let i = 0; i < 3; i++) {
+			await host.settled();
+			await plugin.services.relay.whenIdle();
+		}
+		await host.settled();
+	};
+	await quiet();
+	return {
+		host,
+		plugin,
+		quiet,
+		frontmatter: async (path) => readFrontmatter(await host.read(path)) ?? {},
+		body: async (path) => splitNote(await host.read(path)).body,
+		files: (under) =>
+			host.app.vault
+				.getFiles()
+				.map((f) => f.path)
+				.filter((p) => p.startsWith(`${under}/`))
+				.sort(),
+	};
+}
