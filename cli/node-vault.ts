@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { updateFrontmatterText } from "../src/core/frontmatter";
 import { normalizeVaultPath } from "../src/core/paths";
-import type { FileInfo, MoveResult, VaultPort } from "../src/router/vault-port";
+import type { FileInfo, KnownContent, MoveResult, VaultPort } from "../src/router/vault-port";
 
 // The vault port over Node's fs, for the CLI. Every new or rewritten file is written under a hidden
 // temporary name in the same folder, then renamed (or hard-linked) into place, so neither Obsidian
@@ -152,9 +152,16 @@ export class NodeVault implements VaultPort {
 		}
 	}
 
-	async process(vaultPath: string, edit: (text: string) => string): Promise<boolean> {
+	async process(vaultPath: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean> {
 		const full = this.abs(vaultPath);
-		const text = await this.read(vaultPath);
+		let text: string | null = null;
+		if (known) {
+			// One stat instead of a read when the file is still what the caller read (a rename keeps both).
+			const info = await this.info(full);
+			if (!info) return false;
+			if (info.size === known.size && info.mtime === known.mtime) text = known.text;
+		}
+		text ??= await this.read(vaultPath);
 		if (text === null) return false;
 		const next = edit(text);
 		if (next === text) return true;
@@ -168,8 +175,8 @@ export class NodeVault implements VaultPort {
 		}
 	}
 
-	updateFrontmatter(vaultPath: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<boolean> {
-		return this.process(vaultPath, (text) => updateFrontmatterText(text, edit));
+	updateFrontmatter(vaultPath: string, edit: (frontmatter: Record<string, unknown>) => void, known?: KnownContent): Promise<boolean> {
+		return this.process(vaultPath, (text) => updateFrontmatterText(text, edit), known);
 	}
 
 	async append(vaultPath: string, text: string, header: string): Promise<void> {

@@ -18,7 +18,10 @@ export function parseFindingHeading(line: string): FindingHeading | null {
 
 export function findingHeadings(body: string): FindingHeading[] {
 	const found: FindingHeading[] = [];
+	let inFence = false;
 	for (const line of body.split("\n")) {
+		if (/^(```|~~~)/.test(line)) inFence = !inFence;
+		if (inFence) continue;
 		const heading = parseFindingHeading(line);
 		if (heading) found.push(heading);
 	}

@@ -1,5 +1,5 @@
 import { YamlError, parseYamlSafe } from "./frontmatter";
-import { COMMUNICATION_DEFAULTS } from "./protocol";
+import { COMMUNICATION_DEFAULTS, DEFAULT_ROOT, FOLDER } from "./protocol";
 import { safeRelativeFolder } from "./paths";
 import { describeValue, isPlainObject } from "./text";
 
@@ -90,7 +90,11 @@ function overlaps(a: string, b: string): boolean {
 	return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
-export function parseRegistry(text: string): Registry {
+/**
+ * `root` is the A2A root folder: a group's own folder may not overlap another group's, whether that
+ * one is given in the registry or is the default `<root>/groups/<id>`.
+ */
+export function parseRegistry(text: string, root = DEFAULT_ROOT): Registry {
 	let data: unknown;
 	const errors: RegistryError[] = [];
 	try {
@@ -124,7 +128,8 @@ export function parseRegistry(text: string): Registry {
 			errors.push({ where, message: `group id "${entry.id}" is defined twice; only the first definition is used` });
 			continue;
 		}
-		const clash = entry.folder ? [...groups.values()].find((g) => g.folder && overlaps(g.folder, entry.folder as string)) : undefined;
+		const folderOf = (g: GroupEntry) => g.folder ?? `${root}/${FOLDER.groups}/${g.id}`;
+		const clash = [...groups.values()].find((g) => overlaps(folderOf(g), folderOf(entry)));
 		if (clash) {
 			errors.push({ where, message: `folder "${entry.folder}" overlaps the folder of group "${clash.id}"` });
 			continue;

@@ -26,6 +26,8 @@ export interface OutboxNote {
 	path: string;
 	text: string;
 	mtime: number;
+	/** Bytes, when known from a listing. */
+	size?: number;
 	/** The group whose outbox holds the note. */
 	group: string;
 	/** The note already read by readRawMessage, when the caller has it. */

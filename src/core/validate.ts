@@ -32,7 +32,8 @@ export interface ValidationContext {
 
 type Check = (value: unknown) => string | null;
 
-const isoTime: Check = (v) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? null : `must be an ISO 8601 time, got ${describeValue(v)}`);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const isoTime: Check = (v) => (typeof v === "string" && ISO_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v)) ? null : `must be an ISO 8601 time, got ${describeValue(v)}`);
 const oneOf =
 	(set: readonly string[]): Check =>
 	(v) =>

@@ -15,8 +15,10 @@ import { ObsidianVault } from "./obsidian-vault";
 // current from vault events and routes outbox notes as they arrive. Events are filtered to the A2A
 // folders first thing, coalesced and debounced, so a burst of a thousand files is one pass.
 
-const DEBOUNCE_MS = 15;
-const MAX_WAIT_MS = 200;
+// Events that arrive together (a sync, a git pull) are handled in one pass; a lone note waits only
+// a few milliseconds.
+const DEBOUNCE_MS = 3;
+const MAX_WAIT_MS = 100;
 const TICK_MS = 1000;
 const RECENT_LIMIT = 50;
 

@@ -29,7 +29,7 @@ import {
 	stampRetry,
 	timeoutStep,
 } from "../core/stamps";
-import type { FileInfo, VaultPort } from "./vault-port";
+import type { FileInfo, KnownContent, VaultPort } from "./vault-port";
 
 // The post office, written once against the vault port: the same code routes inside Obsidian (on
 // vault events) and headless (`a2a route`). Every step leaves the vault in a state the next sweep
@@ -90,11 +90,12 @@ export class Router {
 
 	/** Reads registry.yaml; returns true when it changed since the last read. */
 	async loadRegistry(): Promise<boolean> {
-		const text = await this.port.read(new VaultLayout(this.root).registryPath);
+		const rootLayout = new VaultLayout(this.root);
+		const text = await this.port.read(rootLayout.registryPath);
 		if (text === this.registryText) return false;
 		this.registryText = text;
 		this.registry =
-			text === null ? emptyRegistry([{ where: "registry.yaml", message: "is missing: run Initialize the A2A vault (or `a2a init`)" }], false) : parseRegistry(text);
+			text === null ? emptyRegistry([{ where: "registry.yaml", message: "is missing: run Initialize the A2A vault (or `a2a init`)" }], false) : parseRegistry(text, rootLayout.root);
 		this.layout = new VaultLayout(this.root, this.registry);
 		return true;
 	}
@@ -224,7 +225,7 @@ export class Router {
 			if (text === null) continue;
 			const read = readRawMessage(text, file.path);
 			const fields = read.ok ? read.raw.fields : {};
-			notes.push({ path: file.path, text, mtime: file.mtime, group, read, priority: fields.priority, created: fields.created });
+			notes.push({ path: file.path, text, mtime: file.mtime, size: file.size, group, read, priority: fields.priority, created: fields.created });
 		}
 		notes.sort(compareForRouting);
 		for (const note of notes) {
@@ -276,7 +277,7 @@ export class Router {
 	 * Applies a stamp; notes in the seed's wrapper or YAML are rewritten into the flat form first.
 	 * The index is updated from the stamped fields, without reading the note again.
 	 */
-	private async stamp(path: string, format: RawMessage["format"] | undefined, edit: (fm: Record<string, unknown>) => void): Promise<void> {
+	private async stamp(path: string, format: RawMessage["format"] | undefined, edit: (fm: Record<string, unknown>) => void, known?: KnownContent): Promise<void> {
 		let stamped: Record<string, unknown> | undefined;
 		const capture = (fm: Record<string, unknown>) => {
 			edit(fm);
@@ -284,8 +285,8 @@ export class Router {
 		};
 		const done =
 			format === "flat"
-				? await this.port.updateFrontmatter(path, capture)
-				: await this.port.process(path, (text) => flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture));
+				? await this.port.updateFrontmatter(path, capture, known)
+				: await this.port.process(path, (text) => flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture), known);
 		const location = this.layout.locate(path);
 		if (done && stamped && (location.area === "box" || location.area === "dead-letter")) {
 			this.index.set(entryFromRaw(path, location, { fields: stamped, payload: {}, format: "flat", frontmatterBytes: 0 }));
@@ -316,7 +317,7 @@ export class Router {
 		if (!dest) return null;
 		this.index.remove(note.path);
 		const now = this.clock();
-		await this.stamp(dest, raw.format, (fm) => stampDeliveredRequest(fm, target, now, this.registry.communication, inherited));
+		await this.stamp(dest, raw.format, (fm) => stampDeliveredRequest(fm, target, now, this.registry.communication, inherited), known(note));
 		return this.decision("delivered", dest, note.path, this.index.get(dest));
 	}
 
@@ -325,7 +326,7 @@ export class Router {
 		if (!dest) return null;
 		this.index.remove(note.path);
 		const now = this.clock();
-		await this.stamp(dest, raw.format, (fm) => stampDeliveredResponse(fm, target, now, request));
+		await this.stamp(dest, raw.format, (fm) => stampDeliveredResponse(fm, target, now, request), known(note));
 		if (request) await this.archive(request);
 		return this.decision("answered", dest, note.path, this.index.get(dest));
 	}
@@ -505,6 +506,11 @@ export class Router {
 			await this.port.append(path, list.map(logLine).join(""), logHeader(stem(path)));
 		}
 	}
+}
+
+/** What the router read of an outbox note, for the adapter to skip reading it again after the move. */
+function known(note: OutboxNote): KnownContent | undefined {
+	return note.size === undefined ? undefined : { text: note.text, size: note.size, mtime: note.mtime };
 }
 
 function readOk(text: string, path: string): RawMessage | undefined {

@@ -12,6 +12,16 @@ export interface FileInfo {
 
 export type MoveResult = "moved" | "missing" | "exists";
 
+/**
+ * What the caller already read of a file. An adapter may use the text instead of reading the file
+ * again when the file's size and modification time still match; it must read it otherwise.
+ */
+export interface KnownContent {
+	text: string;
+	size: number;
+	mtime: number;
+}
+
 export interface VaultPort {
 	/** Files directly in a folder (not below it); empty when the folder does not exist. */
 	list(folder: string): Promise<FileInfo[]>;
@@ -31,9 +41,9 @@ export interface VaultPort {
 	 * Edits a note's frontmatter atomically; the body is kept byte for byte. Returns false when the
 	 * file is gone. Throws when the existing frontmatter does not parse.
 	 */
-	updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<boolean>;
+	updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void, known?: KnownContent): Promise<boolean>;
 	/** Replaces a file's text atomically through a function of the current text; false when gone. */
-	process(path: string, edit: (text: string) => string): Promise<boolean>;
+	process(path: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean>;
 	/** Appends text, creating the file with `header` first when it does not exist. */
 	append(path: string, text: string, header: string): Promise<void>;
 	ensureFolder(path: string): Promise<void>;

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -84,4 +85,16 @@ export function seedRegistry(text = REGISTRY_TEXT): Registry {
 	const registry = parseRegistry(text);
 	expect(registry.errors).toEqual([]);
 	return registry;
+}
+
+/**
+ * Text of any Unicode code points (no lone surrogates: a UTF-8 file cannot hold them). Built by hand
+ * because fast-check's `unit: "binary"` takes seconds to warm up.
+ */
+export function anyUnicodeString(maxLength: number): fc.Arbitrary<string> {
+	const codePoint = fc
+		.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0x10ffff }))
+		.filter((c) => c < 0xd800 || c > 0xdfff)
+		.map((c) => String.fromCodePoint(c));
+	return fc.array(codePoint, { maxLength }).map((chars) => chars.join(""));
 }
