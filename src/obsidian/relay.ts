@@ -56,10 +56,10 @@ export class Relay extends Component {
 	onload(): void {
 		this.app.workspace.onLayoutReady(() => {
 			// Registered only now: Obsidian fires `create` for every file while the vault loads.
-			this.registerEvent(this.app.vault.on("create", (file) => this.onVaultEvent(file)));
-			this.registerEvent(this.app.vault.on("modify", (file) => this.onVaultEvent(file)));
-			this.registerEvent(this.app.vault.on("delete", (file) => this.onVaultEvent(file)));
-			this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onVaultEvent(file, oldPath)));
+			this.registerEvent(this.app.vault.on("create", (file) => this.onVaultEvent(file, false)));
+			this.registerEvent(this.app.vault.on("modify", (file) => this.onVaultEvent(file, false)));
+			this.registerEvent(this.app.vault.on("delete", (file) => this.onVaultEvent(file, true)));
+			this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onVaultEvent(file, true, oldPath)));
 			this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
 			this.started = true;
 			void this.enqueue(() => this.reload());
@@ -129,15 +129,16 @@ export class Relay extends Component {
 		this.notifier.notify("registry", text, (_n, latest) => latest);
 	}
 
-	private onVaultEvent(file: TAbstractFile, oldPath?: string): void {
+	private onVaultEvent(file: TAbstractFile, removal: boolean, oldPath?: string): void {
 		const path = file.path;
 		const layout = this.router.layout;
 		const relevant = (p: string) => p === layout.registryPath || layout.isRelevant(p);
 		if (!relevant(path) && !(oldPath !== undefined && relevant(oldPath))) return;
 		if (path === layout.registryPath || oldPath === layout.registryPath) this.registryDirty = true;
 		if (file instanceof TFolder) {
-			// A folder moved or deleted: its notes' events may not all come; rebuild from the tree.
-			this.registryDirty = true;
+			// A folder moved or deleted: rebuild the index from the tree rather than trust each event.
+			if (removal) this.registryDirty = true;
+			return;
 		}
 		this.pending.add(path);
 		if (oldPath !== undefined) this.pending.add(normalizePath(oldPath));
