@@ -13,6 +13,7 @@ export class RelayServices {
 	readonly relay: Relay;
 	readonly agents: AgentStore;
 	private current: RelaySettings = { ...DEFAULT_SETTINGS };
+	private saving: Promise<void> = Promise.resolve();
 
 	constructor(private readonly plugin: Plugin) {
 		this.app = plugin.app;
@@ -32,7 +33,10 @@ export class RelayServices {
 	async updateSettings(change: Partial<RelaySettings>): Promise<void> {
 		const before = this.current;
 		this.current = normaliseSettings({ ...this.current, ...change });
-		await this.plugin.saveData(this.current);
+		const settings = this.current;
+		// One write at a time: two saves racing could leave data.json half written.
+		this.saving = this.saving.then(() => this.plugin.saveData(settings)).catch((error: unknown) => console.error("A2A Relay: could not save the settings", error));
+		await this.saving;
 		await this.applyChanges(before);
 	}
 

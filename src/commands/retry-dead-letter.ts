@@ -64,6 +64,8 @@ export interface DeadLetter {
 	errorMessage?: string;
 	timedOut: boolean;
 	retryCount: number;
+	/** The message_id the router gave a quarantined note whose original text has none (kept on retry). */
+	carriedMessageId?: string;
 }
 
 export async function loadDeadLetter(services: RelayServices, file: TFile): Promise<DeadLetter> {
@@ -77,16 +79,19 @@ export async function loadDeadLetter(services: RelayServices, file: TFile): Prom
 	}
 	const base = original ?? text;
 	const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+	const read = readRawMessage(base, file.path);
+	const carried = original !== null && read.ok && read.raw.fields.message_id === undefined ? str(fm.message_id) : undefined;
 	return {
 		file,
 		path: file.path,
 		quarantined: original !== null,
 		base,
-		read: readRawMessage(base, file.path),
+		read,
 		errorCode: str(fm.error_code),
 		errorMessage: str(fm.error_message),
 		timedOut: fm.state === "timed_out" || fm.error_code === "TIMEOUT",
 		retryCount: typeof fm.retry_count === "number" ? fm.retry_count : 0,
+		carriedMessageId: carried,
 	};
 }
 
@@ -113,6 +118,11 @@ export function requeueText(path: string, text: string, corrections: Corrections
 	return updateFrontmatterText(flat, (fm) => requeueEdit(fm, corrections, timedOut, now));
 }
 
+/** The corrections plus the message_id a quarantined note keeps. */
+function withCarried(dl: DeadLetter, corrections: Corrections): Corrections {
+	return dl.carriedMessageId && !("message_id" in corrections) ? { message_id: dl.carriedMessageId, ...corrections } : corrections;
+}
+
 export interface RetryCheck {
 	errors: FieldErrors;
 	sender: string;
@@ -124,7 +134,7 @@ export function checkRetry(services: RelayServices, dl: DeadLetter, corrections:
 	if (!dl.read.ok) return { errors: { [FORM_ERROR]: `The note does not parse as a message: ${dl.read.reason}` }, sender: "" };
 	let text: string;
 	try {
-		text = requeueText(dl.path, dl.base, corrections, dl.timedOut, now);
+		text = requeueText(dl.path, dl.base, withCarried(dl, corrections), dl.timedOut, now);
 	} catch (error) {
 		return { errors: { [FORM_ERROR]: `The note cannot be edited: ${(error as Error).message}` }, sender: "" };
 	}
@@ -178,7 +188,7 @@ export async function requeue(services: RelayServices, dl: DeadLetter, correctio
 	const outbox = services.relay.router.layout.box(sender, "outbox");
 	if (!outbox) throw new Error(`group "${sender}" is not in the registry`);
 	return withLease(services, async () => {
-		await services.app.vault.process(dl.file, (text) => requeueText(dl.path, text, corrections, dl.timedOut, now));
+		await services.app.vault.process(dl.file, (text) => requeueText(dl.path, text, withCarried(dl, corrections), dl.timedOut, now));
 		await port.ensureFolder(outbox);
 		const base = stem(dl.path);
 		for (let attempt = 0; attempt < 20; attempt++) {

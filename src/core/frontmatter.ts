@@ -64,7 +64,11 @@ export class YamlError extends Error {
 }
 
 function parseDoc(yaml: string, uniqueKeys = true): Document {
-	const doc = parseDocument(yaml, { uniqueKeys, prettyErrors: false, strict: true });
+	// resolveKnownTags: false keeps `!!binary`, `!!set`, `!!omap`, `!!timestamp` values as plain data
+	// (text, lists, mappings) with their tag kept for writing back: a `!!binary` value parsed into
+	// bytes cannot be written again with lineWidth 0 (the library divides by it), which made every
+	// stamp of such a note throw, and the note wedged every later routing pass.
+	const doc = parseDocument(yaml, { uniqueKeys, prettyErrors: false, strict: true, resolveKnownTags: false });
 	if (doc.errors.length > 0) {
 		const first = doc.errors[0];
 		throw new YamlError(`YAML does not parse: ${first.message.split("\n")[0]}`);

@@ -32,6 +32,8 @@ export interface IndexEntry {
 	errorCode?: string;
 	errorMessage?: string;
 	processingTimeMs?: number;
+	/** Written by the router (an error or timeout response), not by a group. */
+	routerWritten?: boolean;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : v instanceof Date ? v.toISOString() : undefined);
@@ -64,6 +66,7 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 		errorCode: str(f.error_code),
 		errorMessage: str(f.error_message),
 		processingTimeMs: num(f.processing_time_ms),
+		routerWritten: f.generated_by === "a2a-relay" ? true : undefined,
 	};
 }
 

@@ -11,6 +11,9 @@ import { iso } from "./stamps";
 /** The `source_group` of responses written by the router rather than by a group. */
 export const ROUTER_SENDER = "a2a-relay";
 
+/** Marks the responses the router writes itself: they report on a message, they do not answer it. */
+export const GENERATED_BY_FIELD = "generated_by";
+
 export interface RouterResponse {
 	fileName: string;
 	text: string;
@@ -47,6 +50,6 @@ export function routerResponse(options: {
 		options.kind === "error"
 			? `Your message was not delivered: ${options.reason}. Fix it and send it again; the original is kept in the dead-letter folder.`
 			: `Nobody answered in time: ${options.reason}.`;
-	const message: Message = { envelope, payload: { answer: summary, dead_letter: `[[${options.deadLetterPath}]]` }, extra: {} };
+	const message: Message = { envelope, payload: { answer: summary, dead_letter: `[[${options.deadLetterPath}]]` }, extra: { [GENERATED_BY_FIELD]: ROUTER_SENDER } };
 	return { fileName: `${options.kind}-${safeFileSegment(options.deadMessageId)}.md`, text: serialiseMessage(message), messageId };
 }

@@ -62,6 +62,8 @@ export class Relay extends Component {
 			this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onVaultEvent(file, true, oldPath)));
 			this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
 			this.started = true;
+			// The settings are loaded by now (they were not when this component was built).
+			this.router = this.makeRouter();
 			void this.enqueue(() => this.reload());
 		});
 	}

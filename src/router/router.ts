@@ -436,7 +436,7 @@ export class Router {
 
 	private hasAnswer(request: IndexEntry): boolean {
 		if (!request.messageId) return false;
-		return this.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && r.status !== "timeout" && r.sourceGroup !== ROUTER_SENDER);
+		return this.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup !== ROUTER_SENDER);
 	}
 
 	/** Finishes what an interrupted pass left half done (see docs/protocol.md, "Crash safety"). */

@@ -160,6 +160,8 @@ function rowByKey(key: string): Row | undefined {
 export class RelaySettingTab extends PluginSettingTab {
 	/** Typed values waiting to be saved (flushed when the tab closes). */
 	private readonly pending: Debouncer<[], Promise<void>>[] = [];
+	/** Saves run one after the other: two quick changes never write data.json at the same time. */
+	private saving: Promise<void> = Promise.resolve();
 
 	constructor(
 		app: App,
@@ -186,6 +188,13 @@ export class RelaySettingTab extends PluginSettingTab {
 		super.hide();
 	}
 
+	private save(change: Partial<RelaySettings>): Promise<void> {
+		this.saving = this.saving
+			.then(() => this.services.updateSettings(change))
+			.catch((error: unknown) => console.error("A2A Relay: could not save the settings", error));
+		return this.saving;
+	}
+
 	private renderRow(containerEl: HTMLElement, row: Row): void {
 		const settings = this.services.settings;
 		if (row.kind === "toggle") {
@@ -194,7 +203,7 @@ export class RelaySettingTab extends PluginSettingTab {
 				.setDesc(row.desc)
 				.addToggle((toggle) =>
 					toggle.setValue(settings[row.key]).onChange(async (value) => {
-						await this.services.updateSettings({ [row.key]: value });
+						await this.save({ [row.key]: value });
 					}),
 				);
 			return;
@@ -216,7 +225,7 @@ export class RelaySettingTab extends PluginSettingTab {
 			);
 			field.control.addEventListener("change", () => {
 				const value = field.value();
-				if (isPriority(value)) void this.services.updateSettings({ defaultPriority: value });
+				if (isPriority(value)) void this.save({ defaultPriority: value });
 			});
 			return;
 		}
@@ -246,7 +255,7 @@ export class RelaySettingTab extends PluginSettingTab {
 				if (!parsed.ok) return;
 				const current = this.services.settings;
 				const changed = Object.entries(parsed.change).some(([k, v]) => JSON.stringify(current[k as keyof RelaySettings]) !== JSON.stringify(v));
-				if (changed) await this.services.updateSettings(parsed.change);
+				if (changed) await this.save(parsed.change);
 			},
 			600,
 			true,
@@ -297,14 +306,14 @@ export class RelaySettingTab extends PluginSettingTab {
 		const row = rowByKey(key);
 		if (!row) return;
 		if (row.kind === "toggle") {
-			if (typeof value === "boolean") await this.services.updateSettings({ [row.key]: value });
+			if (typeof value === "boolean") await this.save({ [row.key]: value });
 			return;
 		}
 		if (row.kind === "dropdown") {
-			if (isPriority(value)) await this.services.updateSettings({ defaultPriority: value });
+			if (isPriority(value)) await this.save({ defaultPriority: value });
 			return;
 		}
 		const parsed = row.parse(typeof value === "string" ? value : String(value), this.services.settings);
-		if (parsed.ok) await this.services.updateSettings(parsed.change);
+		if (parsed.ok) await this.save(parsed.change);
 	}
 }

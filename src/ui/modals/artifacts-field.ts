@@ -1,6 +1,7 @@
 import { Setting } from "obsidian";
 import type { App } from "obsidian";
 import { FileSuggest } from "../suggest/file-suggest";
+import { uniqueId } from "./form";
 
 // Several artifacts (vault paths) for a message: an input with file suggestions; choosing a file
 // adds it to the list below, each with a remove button. Text left in the input counts too, so a
@@ -16,7 +17,7 @@ export class ArtifactsField {
 			.setName("Artifacts")
 			.setDesc("Vault files that go with the message. Type to search; choose a file to add it.");
 		setting.settingEl.addClass("a2a-field", "a2a-field-artifacts");
-		const nameId = `a2a-artifacts-${Math.random().toString(36).slice(2, 10)}`;
+		const nameId = uniqueId("a2a-label");
 		setting.nameEl.id = nameId;
 		let input!: HTMLInputElement;
 		setting.addText((t) => {

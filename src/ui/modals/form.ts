@@ -29,7 +29,8 @@ export interface FieldOptions {
 }
 
 let nextId = 1;
-const uniqueId = (prefix: string): string => `${prefix}-${nextId++}`;
+/** An id unique in the document, for aria-labelledby and aria-describedby. */
+export const uniqueId = (prefix: string): string => `${prefix}-${nextId++}`;
 
 /** A form row: a Setting whose control is labelled by its name and described by its inline error. */
 export function makeField(containerEl: HTMLElement, key: string, name: string, control: (setting: Setting) => FieldControl, options: FieldOptions = {}): Field {

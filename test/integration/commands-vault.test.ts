@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { BACKEND, DEVOPS, FRONTEND, available, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
+import type { Harness } from "./commands-harness";
+
+let h: Harness | undefined;
+afterEach(async () => {
+	await h?.host.cleanup();
+	h = undefined;
+});
+
+const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group"];
+
+describe("init-vault", () => {
+	it("creates registry.yaml and every folder of the layout, then says there is nothing left to create", async () => {
+		h = await boot({ registry: false });
+		expect(available(h, "compose-message")).toBe(false);
+		expect(run(h, "init-vault")).toBe(true);
+		await settle(h);
+		expect(await h.host.read("A2A/registry.yaml")).toBe(EXAMPLE_REGISTRY);
+		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
+			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
+		}
+		expect(lastNotice(h)).toBe("Created registry.yaml and 15 folders in A2A (4 groups).");
+		// the relay reads the new registry: composing becomes possible
+		await waitFor("the registry in the relay", () => h?.services.relay.router.layout.groupIds().length === 4);
+		expect(available(h, "compose-message")).toBe(true);
+
+		run(h, "init-vault");
+		await settle(h);
+		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (4 groups).");
+	});
+
+	it("never overwrites an existing registry; only the missing folders of its groups are created", async () => {
+		const registry = "groups:\n  alpha:\n    description: Mine\n  beta:\n    folder: teams/beta\n";
+		h = await boot({ registry, files: { "A2A/groups/alpha/inbox/keep.md": "kept\n" } });
+		run(h, "init-vault");
+		await settle(h);
+		expect(await h.host.read("A2A/registry.yaml")).toBe(registry);
+		expect(await h.host.read("A2A/groups/alpha/inbox/keep.md")).toBe("kept\n");
+		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
+			expect(await h.host.exists(folder), folder).toBe(true);
+		}
+		expect(lastNotice(h)).toBe("Created 8 folders in A2A (2 groups).");
+	});
+
+	it("names registry problems in its notice", async () => {
+		h = await boot({ registry: "groups:\n  good: {}\n  'bad id!': {}\n" });
+		run(h, "init-vault");
+		await settle(h);
+		expect(lastNotice(h)).toContain("The registry has problems: groups.bad id!");
+	});
+});
+
+describe("route-now", () => {
+	it("routes every pending note and says what it did", async () => {
+		h = await boot({ settings: { autoRoute: false } });
+		await h.services.updateSettings({ autoRoute: false });
+		for (const [name, draft] of Object.entries({ a: { from: BACKEND, to: FRONTEND }, b: { from: DEVOPS, to: FRONTEND }, c: { from: BACKEND, to: "99-nowhere" } })) {
+			await h.host.fakeApp.vault.create(`${box(draft.from, "outbox")}/${name}.md`, requestNote(draft).text);
+		}
+		await settle(h);
+		expect(await filesIn(h, box(FRONTEND, "inbox"))).toEqual([]);
+		expect(run(h, "route-now")).toBe(true);
+		await settle(h);
+		expect(lastNotice(h)).toBe("Routed 3 messages: 2 delivered, 1 rejected.");
+		expect(await filesIn(h, box(FRONTEND, "inbox"))).toEqual(["a.md", "b.md"]);
+		run(h, "route-now");
+		await settle(h);
+		expect(lastNotice(h)).toBe("Nothing to route.");
+	});
+
+	it("says when another router holds the vault", async () => {
+		h = await boot();
+		await h.host.fakeApp.vault.adapter.write("A2A/.router.lock", JSON.stringify({ holder: "someone-else", at: Date.now(), host: "cli" }));
+		run(h, "route-now");
+		await settle(h);
+		expect(lastNotice(h)).toBe("Another router is working on this vault right now; try again in a moment.");
+		await h.host.fakeApp.vault.adapter.remove("A2A/.router.lock");
+	});
+
+	it("says when there is no registry", async () => {
+		h = await boot({ registry: false });
+		run(h, "route-now");
+		await settle(h);
+		expect(lastNotice(h)).toContain("Nothing routed: the registry is missing or unreadable");
+	});
+});
