@@ -7,7 +7,7 @@ import { ObsidianVault } from "../obsidian/obsidian-vault";
 import type { RelayServices } from "../services";
 import { COMMAND_IDS } from "./command-ids";
 
-// Initialize the A2A vault: registry.yaml (the example registry) when there is none, and every
+// Initialize A2A vault: registry.yaml (the example registry) when there is none, and every
 // folder of the layout that is missing. Never overwrites anything.
 
 export interface InitResult {
@@ -56,7 +56,7 @@ export function describeInit(result: InitResult, root: string): string {
 export function initVaultCommand(services: RelayServices): Command {
 	return {
 		id: COMMAND_IDS.initVault,
-		name: "Initialize the A2A vault",
+		name: "Initialize A2A vault",
 		icon: "folder-plus",
 		callback: async () => {
 			const result = await initVault(services);

@@ -10,7 +10,7 @@ import { NewAgentModal } from "../ui/modals/new-agent-modal";
 import { COMMAND_IDS } from "./command-ids";
 import type { FieldErrors } from "./message-check";
 
-// New agent: an agent status note `<root>/agents/<name>.md` with status spawned.
+// Create agent note: an agent status note `<root>/agents/<name>.md` with status spawned.
 
 export interface NewAgentValues {
 	name: string;
@@ -53,7 +53,7 @@ export async function writeAgent(services: RelayServices, planned: Extract<Plann
 export function newAgentCommand(services: RelayServices): Command {
 	return {
 		id: COMMAND_IDS.newAgent,
-		name: "New agent",
+		name: "Create agent note",
 		icon: "bot",
 		callback: () => new NewAgentModal(services).open(),
 	};

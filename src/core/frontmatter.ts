@@ -1,4 +1,4 @@
-import { Document, isMap, isPair, isScalar, parseDocument, visit } from "yaml";
+import { Document, isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Node } from "yaml";
 import { isPlainObject } from "./text";
 
@@ -8,6 +8,13 @@ import { isPlainObject } from "./text";
 
 /** Aliases a legitimate note may use; beyond this a document is treated as an alias bomb. */
 const MAX_ALIASES = 64;
+
+/**
+ * Nesting a legitimate note may use. The yaml library converts and writes nested values
+ * recursively: a note nested some hundreds of levels deep parsed, then overflowed the stack when
+ * the router stamped it, and (moved but never stamped) wedged every later routing pass.
+ */
+const MAX_DEPTH = 100;
 
 export interface SplitNote {
 	/** True when the note starts with a `---` line and the block is closed by another `---` line. */
@@ -73,7 +80,22 @@ function parseDoc(yaml: string, uniqueKeys = true): Document {
 		const first = doc.errors[0];
 		throw new YamlError(`YAML does not parse: ${first.message.split("\n")[0]}`);
 	}
+	checkDepth(doc);
 	return doc;
+}
+
+/** Throws YamlError when collections nest deeper than MAX_DEPTH (walked without recursion). */
+function checkDepth(doc: Document): void {
+	const stack: [unknown, number][] = [[doc.contents, 1]];
+	for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+		const [node, depth] = top;
+		if (isMap(node) || isSeq(node)) {
+			if (depth > MAX_DEPTH) throw new YamlError(`YAML does not parse: values are nested more than ${MAX_DEPTH} levels deep`);
+			for (const item of node.items) stack.push([item, depth + 1]);
+		} else if (isPair(node)) {
+			stack.push([node.key, depth], [node.value, depth]);
+		}
+	}
 }
 
 function docToJs(doc: Document): unknown {

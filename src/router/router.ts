@@ -95,7 +95,7 @@ export class Router {
 		if (text === this.registryText) return false;
 		this.registryText = text;
 		this.registry =
-			text === null ? emptyRegistry([{ where: "registry.yaml", message: "is missing: run Initialize the A2A vault (or `a2a init`)" }], false) : parseRegistry(text, rootLayout.root);
+			text === null ? emptyRegistry([{ where: "registry.yaml", message: "is missing: run Initialize A2A vault (or `a2a init`)" }], false) : parseRegistry(text, rootLayout.root);
 		this.layout = new VaultLayout(this.root, this.registry);
 		return true;
 	}

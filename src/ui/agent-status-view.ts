@@ -138,7 +138,7 @@ export class AgentStatusView extends ItemView {
 		if (!empty) return;
 		if (list.size === 0) {
 			const folders = this.services.agents.folders().join(", ");
-			setTextIfChanged(empty, `No agents yet: run the command "New agent", or write a note with a status field in ${folders}.`);
+			setTextIfChanged(empty, `No agents yet: run Create agent note, or write a note with a status field in ${folders}.`);
 			setHidden(empty, false);
 		} else if (list.shown === 0) {
 			setTextIfChanged(empty, `No agent matches "${this.filter.trim()}". Press Escape in the filter box to show every agent.`);

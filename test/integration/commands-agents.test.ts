@@ -21,7 +21,7 @@ describe("new-agent", () => {
 	it("creates <root>/agents/<name>.md with status spawned, opens it, and the agent store knows it", async () => {
 		h = await boot();
 		expect(run(h, "new-agent")).toBe(true);
-		const m = await modal(h, "New agent");
+		const m = await modal(h, "Create agent note");
 		expect(document.activeElement).toBe(control(m, "name"));
 		fillAll(m, { name: "builder-1", role: "Builds the API", group: DEVOPS, objective: "Ship the users endpoint" });
 		control(m, "group").dispatchEvent(new Event("blur"));
@@ -39,7 +39,7 @@ describe("new-agent", () => {
 	it("refuses an existing name or a name that cannot be a file, inline, without touching anything", async () => {
 		h = await boot({ files: { [AGENT]: agentNote("active") } });
 		run(h, "new-agent");
-		const m = await modal(h, "New agent");
+		const m = await modal(h, "Create agent note");
 		fill(control(m, "name"), "alpha");
 		await enter(h, m, "name");
 		expect(isOpen(m)).toBe(true);

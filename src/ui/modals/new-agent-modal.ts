@@ -3,12 +3,12 @@ import type { RelayServices } from "../../services";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { FormModal } from "./form";
 
-// New agent: name, role, group, objective.
+// Create agent note: name, role, group, objective.
 
 export class NewAgentModal extends FormModal {
 	constructor(private readonly services: RelayServices) {
 		super(services.app);
-		this.setTitle("New agent");
+		this.setTitle("Create agent note");
 	}
 
 	protected submitLabel(): string {

@@ -63,7 +63,7 @@ export class MessageFlowPanel {
 		if (signature === this.signature) return;
 		this.signature = signature;
 		if (!state.registryExists) {
-			setTextIfChanged(this.emptyEl, 'No registry yet: run the command "Initialize the A2A vault". It creates registry.yaml with example groups and their folders.');
+			setTextIfChanged(this.emptyEl, 'No registry yet: run Initialize A2A vault. It creates registry.yaml with example groups and their folders.');
 			setHidden(this.emptyEl, false);
 		} else if (state.groups.length === 0) {
 			setTextIfChanged(this.emptyEl, `No groups in the registry yet: add them under groups in ${state.registryPath}.`);
