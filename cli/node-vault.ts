@@ -2,7 +2,6 @@ import { promises as fs, constants as fsConstants } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { updateFrontmatterText } from "../src/core/frontmatter";
-import { normalizeVaultPath } from "../src/core/paths";
 import type { FileInfo, KnownContent, MoveResult, VaultPort } from "../src/router/vault-port";
 
 // The vault port over Node's fs, for the CLI. Every new or rewritten file is written under a hidden
@@ -29,9 +28,16 @@ export class NodeVault implements VaultPort {
 		this.dir = path.resolve(vaultDir);
 	}
 
-	/** The absolute path of a vault path; refuses anything that would leave the vault folder. */
+	/**
+	 * The absolute path of a vault path; refuses anything that would leave the vault folder. Only
+	 * separators are tidied: a name is used exactly as given, because the paths the router hands back
+	 * are the names `list` read from the disk. (normalizeVaultPath would turn a non-breaking space
+	 * into a space and decomposed unicode into composed: a note so named could then never be read,
+	 * moved or reported, and sat in its outbox for ever.) Paths the router builds are normalised
+	 * already by joinPath.
+	 */
 	abs(vaultPath: string): string {
-		const normal = normalizeVaultPath(vaultPath);
+		const normal = vaultPath.replace(/\/+/g, "/").replace(/^\/+|\/+$/g, "") || "/";
 		const full = path.resolve(this.dir, normal === "/" ? "." : normal);
 		if (full !== this.dir && !full.startsWith(this.dir + path.sep)) throw new Error(`path ${vaultPath} is outside the vault`);
 		return full;
@@ -101,10 +107,13 @@ export class NodeVault implements VaultPort {
 
 	private tempPathFor(full: string): string {
 		tempCounter += 1;
-		return path.join(path.dirname(full), `.${path.basename(full)}.${process.pid}.${tempCounter}.tmp`);
+		// The start of the name is enough to recognise it; the whole of a long name (up to 255 bytes)
+		// plus this suffix made the temp name too long to create, and the note could not be written.
+		const start = Array.from(path.basename(full)).slice(0, 40).join("");
+		return path.join(path.dirname(full), `.${start}.${process.pid}.${tempCounter}.tmp`);
 	}
 
-	private async writeTemp(full: string, content: string, makeFolder = true): Promise<string> {
+	private async writeTemp(full: string, content: string | Buffer, makeFolder = true): Promise<string> {
 		if (makeFolder) await fs.mkdir(path.dirname(full), { recursive: true });
 		const temp = this.tempPathFor(full);
 		// Atomic for readers (the rename), not a durability barrier: like Obsidian, no fsync per note.
@@ -152,27 +161,64 @@ export class NodeVault implements VaultPort {
 		}
 	}
 
+	/** The file's stat, or null when there is no file at that path. */
+	private async statFile(full: string): Promise<import("node:fs").Stats | null> {
+		try {
+			const st = await fs.stat(full);
+			return st.isFile() ? st : null;
+		} catch (error) {
+			if (isCode(error, "ENOENT", "ENOTDIR")) return null;
+			throw error;
+		}
+	}
+
 	async process(vaultPath: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean> {
 		const full = this.abs(vaultPath);
-		let text: string | null = null;
-		if (known) {
-			// One stat instead of a read when the file is still what the caller read (a rename keeps both).
-			const info = await this.info(full);
-			if (!info) return false;
-			if (info.size === known.size && info.mtime === known.mtime) text = known.text;
-		}
+		const before = await this.statFile(full);
+		if (!before) return false;
+		// The caller's text stands in for a read when the file is still what the caller read (a rename keeps both).
+		let text: string | null = known && before.size === known.size && before.mtimeMs === known.mtime ? known.text : null;
 		text ??= await this.read(vaultPath);
 		if (text === null) return false;
 		const next = edit(text);
 		if (next === text) return true;
-		const temp = await this.writeTemp(full, next, false);
+		const content = text.includes("\uFFFD") ? await this.keepUndecodedBytes(full, text, next) : next;
+		const temp = await this.writeTemp(full, content, false);
 		try {
+			// Replace the file only if it is still the one that was read. Renaming the new text into
+			// place after another router moved the note away (its claim) brought the old note back
+			// under its old name, to be routed a second time. The check leaves a window of one
+			// syscall instead of the whole read-edit-write; the lease keeps routers apart anyway.
+			const now = await this.statFile(full);
+			if (!now || now.ino !== before.ino || now.dev !== before.dev) {
+				await fs.rm(temp, { force: true });
+				return false;
+			}
 			await fs.rename(temp, full);
 			return true;
 		} catch (error) {
 			await fs.rm(temp, { force: true });
 			throw error;
 		}
+	}
+
+	/**
+	 * A file that is not valid UTF-8 (a binary file, a note saved as Latin-1) reads with U+FFFD in
+	 * place of its undecodable bytes; writing that text back changed its bytes for good. The router
+	 * only ever rewrites the start of a note (it prepends the block of a quarantined note, it edits
+	 * the frontmatter), so the part of the file after the rewritten start is taken from the original
+	 * bytes, unchanged. When the rewritten start itself held undecodable bytes, the text is written.
+	 */
+	private async keepUndecodedBytes(full: string, text: string, next: string): Promise<string | Buffer> {
+		const bytes = await fs.readFile(full).catch(() => null);
+		if (bytes === null || bytes.toString("utf8") !== text || Buffer.from(text, "utf8").equals(bytes)) return next;
+		let same = 0;
+		while (same < text.length && same < next.length && text.charCodeAt(text.length - 1 - same) === next.charCodeAt(next.length - 1 - same)) same++;
+		// Never split a surrogate pair.
+		if (same > 0 && same < text.length && /[\uDC00-\uDFFF]/.test(text[text.length - same])) same--;
+		const head = text.slice(0, text.length - same);
+		if (head.includes("\uFFFD")) return next;
+		return Buffer.concat([Buffer.from(next.slice(0, next.length - same), "utf8"), bytes.subarray(Buffer.byteLength(head, "utf8"))]);
 	}
 
 	updateFrontmatter(vaultPath: string, edit: (frontmatter: Record<string, unknown>) => void, known?: KnownContent): Promise<boolean> {

@@ -37,6 +37,9 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		// Another router holds the vault: wait for it (up to its lease) rather than doing nothing.
 		for (let waited = 0; report.busy && waited < 20000; waited += 200) {
 			await new Promise((r) => setTimeout(r, 200));
+			// The other router changed the vault meanwhile: an index read before would be behind it
+			// (it would miss what was just delivered, the basis of duplicate and cycle checks).
+			await router.refreshIndex();
 			report = await router.pass();
 		}
 		if (report.busy) throw new Error("another router is routing this vault; try again when it has finished");

@@ -70,7 +70,9 @@ export function routeInto(index: MessageIndex, traceId: string, group: string): 
 /** The request a response answers: by in_reply_to, else the latest request of the trace delivered to the responder. */
 export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
 	if (response.in_reply_to) {
-		const byId = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && wasDelivered(e));
+		// Only a request delivered to the responder: a group cannot answer, and so archive, a request
+		// that another group received.
+		const byId = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === response.source_group);
 		if (byId.length > 0) return byId[0];
 	}
 	const candidates = index

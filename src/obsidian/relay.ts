@@ -1,6 +1,7 @@
 import { Component, Events, TAbstractFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import type { RoutingDecision } from "../core/decision";
+import { ignoreReason } from "../core/ignore";
 import { describeRegistryError } from "../core/registry";
 import { isInside } from "../core/paths";
 import { queueSummary } from "../core/queues";
@@ -173,7 +174,9 @@ export class Relay extends Component {
 		for (const path of paths) {
 			const entry = await this.router.indexFile(path);
 			const loc = this.router.layout.locate(path);
-			if (entry && loc.area === "box" && loc.box === "outbox") outbox.push(path);
+			// Files rule 1 ignores (sync-conflict copies, lock files) go to the pass too, which lists
+			// them as ignored, once; they are never indexed, moved or changed.
+			if ((entry || ignoreReason(path)) && loc.area === "box" && loc.box === "outbox") outbox.push(path);
 		}
 		if (outbox.length > 0 && this.settings().autoRoute) await this.runPass(outbox, false);
 		this.changed();

@@ -15,6 +15,7 @@ import { DEFAULT_ROOT } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import { emptyRegistry, parseRegistry } from "../core/registry";
 import type { Registry } from "../core/registry";
+import { utf8Length } from "../core/text";
 import { ROUTER_SENDER, routerResponse } from "../core/responses";
 import { decideOutboxNote, requestAnswered, routeInto } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
@@ -65,6 +66,9 @@ export class Router {
 	private readonly clock: () => number;
 	private readonly holder: string;
 	private readonly leaseTtlMs: number;
+	/** Wall-clock time the lease was last taken or renewed in this pass (the lease's TTL is wall-clock time). */
+	private leaseAt = 0;
+	private leaseLost = false;
 	private readonly loggedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
 	/** mtime:size of each file when the index last read it (see refreshIndex). */
@@ -180,6 +184,8 @@ export class Router {
 			report.busy = true;
 			return report;
 		}
+		this.leaseAt = Date.now();
+		this.leaseLost = false;
 		try {
 			await this.recover(report.decisions);
 			await this.routeOutboxes(paths, report);
@@ -192,6 +198,24 @@ export class Router {
 			}
 		}
 		return report;
+	}
+
+	/**
+	 * Renews the lease now and then during a pass. The lease records when it was taken, and another
+	 * router takes over a lease older than its time-to-live: without renewal, a pass longer than that
+	 * (a large backlog) was taken for abandoned and a second router routed alongside it. False when
+	 * another router has taken the lease over meanwhile: the pass then stops between two steps,
+	 * leaving the vault as consistent as after a crash.
+	 */
+	private async keepLease(): Promise<boolean> {
+		if (this.leaseLost) return false;
+		if (Date.now() - this.leaseAt < this.leaseTtlMs / 3) return true;
+		if (await this.port.acquireLease(this.leasePath, this.holder, this.leaseTtlMs)) {
+			this.leaseAt = Date.now();
+			return true;
+		}
+		this.leaseLost = true;
+		return false;
 	}
 
 	private async outboxFiles(paths?: string[]): Promise<FileInfo[]> {
@@ -211,7 +235,14 @@ export class Router {
 
 	private async routeOutboxes(paths: string[] | undefined, report: PassReport): Promise<void> {
 		const notes: (OutboxNote & { priority?: unknown; created?: unknown })[] = [];
-		for (const file of await this.outboxFiles(paths)) {
+		const files = await this.outboxFiles(paths);
+		if (!paths) {
+			// Forget ignored files that are gone (the hidden temp file of every atomic write passes
+			// through an outbox): in a long `route --watch` the set otherwise grew without end.
+			const listed = new Set(files.map((f) => f.path));
+			for (const p of this.loggedIgnores) if (!listed.has(p)) this.loggedIgnores.delete(p);
+		}
+		for (const file of files) {
 			const group = this.outboxGroupOf(file.path) as string;
 			const reason = ignoreReason(file.path);
 			if (reason) {
@@ -221,6 +252,7 @@ export class Router {
 				}
 				continue;
 			}
+			if (!(await this.keepLease())) return;
 			const text = await this.port.read(file.path);
 			if (text === null) continue;
 			const read = readRawMessage(text, file.path);
@@ -229,6 +261,7 @@ export class Router {
 		}
 		notes.sort(compareForRouting);
 		for (const note of notes) {
+			if (!(await this.keepLease())) return;
 			const verdict = decideOutboxNote(note, this.context(), this.graceMs);
 			if (verdict.action === "wait") {
 				report.waiting.push(note.path);
@@ -265,7 +298,9 @@ export class Router {
 		const base = stem(name);
 		for (let attempt = 0; attempt < 50; attempt++) {
 			const suffix = attempt === 0 ? "" : attempt === 1 ? `-${newId().slice(0, 8)}` : `-${newId()}`;
-			const to = joinPath(folder, `${base}${suffix}.md`);
+			// A file name is at most 255 bytes: a long name that is taken, or that gains `.md`, is
+			// shortened to make room (moving it under a name too long threw, at every pass, for ever).
+			const to = joinPath(folder, `${fitBytes(base, MAX_NAME_BYTES - utf8Length(`${suffix}.md`))}${suffix}.md`);
 			const result = await this.port.move(from, to);
 			if (result === "moved") return to;
 			if (result === "missing") return null;
@@ -405,6 +440,7 @@ export class Router {
 		const now = this.clock();
 		for (const entry of [...this.index.all()]) {
 			if (entry.location.area !== "box" || entry.location.box !== "inbox" || entry.kind !== "request") continue;
+			if (!(await this.keepLease())) return;
 			if (this.hasAnswer(entry)) {
 				await this.archive(entry);
 				continue;
@@ -436,12 +472,16 @@ export class Router {
 
 	private hasAnswer(request: IndexEntry): boolean {
 		if (!request.messageId) return false;
-		return this.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup !== ROUTER_SENDER);
+		// Only an answer from the group the request was delivered to counts (see requestAnswered).
+		return this.index
+			.repliesTo(request.messageId)
+			.some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup !== ROUTER_SENDER && r.sourceGroup === request.targetGroup);
 	}
 
 	/** Finishes what an interrupted pass left half done (see docs/protocol.md, "Crash safety"). */
 	private async recover(decisions: RoutingDecision[]): Promise<void> {
 		for (const entry of [...this.index.all()]) {
+			if (!(await this.keepLease())) return;
 			const loc: Location = entry.location;
 			if (loc.area === "box" && loc.box === "inbox" && entry.kind !== null && entry.deliveredAt === undefined) {
 				await this.finishDelivery(entry, loc.group, decisions);
@@ -459,9 +499,16 @@ export class Router {
 
 	private async finishDelivery(entry: IndexEntry, group: string, decisions: RoutingDecision[]): Promise<void> {
 		const now = this.clock();
+		// The index may be behind the vault (another router finished this note, or moved it on, after
+		// the index was read): look at the note as it is now before finishing anything twice.
 		const text = await this.port.read(entry.path);
-		const read = text === null ? null : readRawMessage(text, entry.path);
-		const format = read?.ok ? read.raw.format : "flat";
+		if (text === null) {
+			this.index.remove(entry.path);
+			return;
+		}
+		if ((await this.indexFile(entry.path, text))?.deliveredAt !== undefined) return;
+		const read = readRawMessage(text, entry.path);
+		const format = read.ok ? read.raw.format : "flat";
 		if (entry.kind === "request") {
 			await this.stamp(entry.path, format, (fm) => stampDeliveredRequest(fm, group, now, this.registry.communication));
 			decisions.push(this.decision("delivered", entry.path, entry.path, this.index.get(entry.path), { reason: "finished after an interruption" }));
@@ -473,13 +520,19 @@ export class Router {
 		}
 	}
 
-	private async finishDeadLetter(entry: IndexEntry, decisions: RoutingDecision[]): Promise<void> {
+	private async finishDeadLetter(stale: IndexEntry, decisions: RoutingDecision[]): Promise<void> {
+		// As in finishDelivery: act on the dead letter as it is now, not as the index last saw it.
+		const text = await this.port.read(stale.path);
+		if (text === null) {
+			this.index.remove(stale.path);
+			return;
+		}
+		const entry = await this.indexFile(stale.path, text);
+		if (!entry || entry.deadAt !== undefined || entry.state === "dead") return;
 		if (entry.kind === "request" && (entry.state === "delivered" || entry.state === "retrying")) {
 			decisions.push(await this.finishTimeout(entry.path));
 			return;
 		}
-		const text = await this.port.read(entry.path);
-		if (text === null) return;
 		const sender = entry.sourceGroup && this.layout.hasGroup(entry.sourceGroup) ? entry.sourceGroup : undefined;
 		const verdict = decideOutboxNote({ path: entry.path, text, mtime: 0, group: sender ?? "" }, this.context(), 0);
 		const code: ErrorCode = verdict.action === "reject" ? verdict.code : verdict.action === "duplicate" ? "DUPLICATE" : "INVALID_MESSAGE";
@@ -506,6 +559,22 @@ export class Router {
 			await this.port.append(path, list.map(logLine).join(""), logHeader(stem(path)));
 		}
 	}
+}
+
+/** The longest file name most file systems allow, in bytes. */
+const MAX_NAME_BYTES = 255;
+
+/** `text` cut to at most `max` bytes of UTF-8, between two characters. */
+function fitBytes(text: string, max: number): string {
+	if (utf8Length(text) <= max) return text;
+	let out = "";
+	let bytes = 0;
+	for (const char of text) {
+		bytes += utf8Length(char);
+		if (bytes > max) break;
+		out += char;
+	}
+	return out;
 }
 
 /** What the router read of an outbox note, for the adapter to skip reading it again after the move. */
