@@ -3,7 +3,7 @@ import { isAcceptableMessageId, isUuidShaped } from "./ids";
 import type { VaultLayout } from "./layout";
 import { isRequest } from "./message";
 import type { Message, RequestMessage, ResponseMessage } from "./message";
-import { readRawMessage } from "./message-parse";
+import { isMessagePath, readRawMessage } from "./message-parse";
 import type { RawMessage, ReadResult } from "./message-parse";
 import { wasDelivered } from "./message-index";
 import type { IndexEntry, MessageIndex } from "./message-index";
@@ -139,6 +139,8 @@ function unknownGroup(group: string, ctx: RoutingContext): string {
 export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, graceMs: number): Verdict {
 	const ignored = ignoreReason(note.path);
 	if (ignored) return { action: "ignore", reason: ignored };
+	// Only notes and YAML files are messages; an attachment dropped into an outbox stays where it is.
+	if (!isMessagePath(note.path)) return { action: "ignore", reason: "not a note (.md) or YAML file" };
 	const read = note.read ?? readRawMessage(note.text, note.path);
 	if (!read.ok) {
 		// Age is bounded on both sides so that a skewed clock can never hold a note back for ever.

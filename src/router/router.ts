@@ -244,7 +244,7 @@ export class Router {
 		}
 		for (const file of files) {
 			const group = this.outboxGroupOf(file.path) as string;
-			const reason = ignoreReason(file.path);
+			const reason = ignoreReason(file.path) ?? (isMessagePath(file.path) ? null : "not a note (.md) or YAML file");
 			if (reason) {
 				if (!this.loggedIgnores.has(file.path)) {
 					this.loggedIgnores.add(file.path);
