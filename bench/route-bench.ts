@@ -18,6 +18,9 @@ export interface RouteBenchResult {
 	delivered: number;
 }
 
+/** As `a2a route` runs (cli/session.ts). */
+const ROUTER_CONCURRENCY = 8;
+
 const GROUPS = Array.from({ length: 10 }, (_, i) => `g${String(i).padStart(2, "0")}-group`);
 
 function registry(): string {
@@ -41,9 +44,19 @@ async function seed(dir: string, count: number): Promise<void> {
 	}
 }
 
-async function baseline(dir: string, count: number): Promise<number> {
+/** The same file operations done by hand, with the same number of notes in flight as the router. */
+async function baseline(dir: string, count: number, concurrency = ROUTER_CONCURRENCY): Promise<number> {
 	const start = process.hrtime.bigint();
-	for (let i = 0; i < count; i++) {
+	let next = 0;
+	const worker = async () => {
+		for (let i = next++; i < count; i = next++) await baselineOne(dir, i);
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function baselineOne(dir: string, i: number): Promise<void> {
+	{
 		const from = GROUPS[i % GROUPS.length];
 		const src = path.join(dir, "A2A", "groups", from, "outbox", `msg-${i}.md`);
 		const text = await fs.readFile(src, "utf8");
@@ -53,11 +66,10 @@ async function baseline(dir: string, count: number): Promise<number> {
 		await fs.rename(temp, dest);
 		await fs.rm(src);
 	}
-	return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
 async function routerRun(dir: string, count: number): Promise<{ seconds: number; delivered: number }> {
-	const router = new Router(new NodeVault(dir));
+	const router = new Router(new NodeVault(dir), { concurrency: ROUTER_CONCURRENCY });
 	const start = process.hrtime.bigint();
 	await router.loadRegistry();
 	await router.buildIndex();

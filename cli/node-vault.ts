@@ -10,6 +10,11 @@ import type { FileInfo, KnownContent, MoveResult, VaultPort } from "../src/route
 
 let tempCounter = 0;
 
+/** A file's identity on disk (device and inode): kept by a rename, changed by a replacement. */
+function fileId(st: import("node:fs").Stats): string {
+	return `${st.dev}:${st.ino}`;
+}
+
 interface Lease {
 	holder: string;
 	pid: number;
@@ -50,7 +55,7 @@ export class NodeVault implements VaultPort {
 	private async info(full: string): Promise<FileInfo | null> {
 		try {
 			const st = await fs.stat(full);
-			return st.isFile() ? { path: this.rel(full), size: st.size, mtime: st.mtimeMs } : null;
+			return st.isFile() ? { path: this.rel(full), size: st.size, mtime: st.mtimeMs, id: fileId(st) } : null;
 		} catch (error) {
 			if (isCode(error, "ENOENT", "ENOTDIR")) return null;
 			throw error;
@@ -174,10 +179,18 @@ export class NodeVault implements VaultPort {
 
 	async process(vaultPath: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean> {
 		const full = this.abs(vaultPath);
-		const before = await this.statFile(full);
-		if (!before) return false;
-		// The caller's text stands in for a read when the file is still what the caller read (a rename keeps both).
-		let text: string | null = known && before.size === known.size && before.mtimeMs === known.mtime ? known.text : null;
+		let text: string | null = null;
+		let identity = known?.id;
+		if (identity === undefined) {
+			const before = await this.statFile(full);
+			if (!before) return false;
+			identity = fileId(before);
+			// The caller's text stands in for a read when the file is still what the caller read (a rename keeps both).
+			if (known && before.size === known.size && before.mtimeMs === known.mtime) text = known.text;
+		} else {
+			// The caller knows which file it read: the check before the rename below covers it.
+			text = known?.text ?? null;
+		}
 		text ??= await this.read(vaultPath);
 		if (text === null) return false;
 		const next = edit(text);
@@ -190,9 +203,14 @@ export class NodeVault implements VaultPort {
 			// under its old name, to be routed a second time. The check leaves a window of one
 			// syscall instead of the whole read-edit-write; the lease keeps routers apart anyway.
 			const now = await this.statFile(full);
-			if (!now || now.ino !== before.ino || now.dev !== before.dev) {
+			if (!now || fileId(now) !== identity) {
 				await fs.rm(temp, { force: true });
 				return false;
+			}
+			if (known?.id !== undefined && (now.size !== known.size || now.mtimeMs !== known.mtime)) {
+				// Written to since the caller read it: edit what is there now instead.
+				await fs.rm(temp, { force: true });
+				return this.process(vaultPath, edit);
 			}
 			await fs.rename(temp, full);
 			return true;

@@ -41,7 +41,8 @@ export async function openSession(args: ParsedArgs, io: { out: (l: string) => vo
 	const root = safeRelativeFolder(rawRoot);
 	if (root === null) throw new UsageError(`--root must be a folder name inside the vault (no "..", no leading "/" or "."), got "${rawRoot}"`);
 	const vault = new NodeVault(vaultDir);
-	const router = new Router(vault, { ...options, root });
+	// The CLI overlaps the file operations of independent notes; inside Obsidian the router goes one by one.
+	const router = new Router(vault, { concurrency: 8, ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }

@@ -28,6 +28,8 @@ export interface OutboxNote {
 	mtime: number;
 	/** Bytes, when known from a listing. */
 	size?: number;
+	/** The file's identity from the listing (FileInfo.id), when the adapter gives one. */
+	fileId?: string;
 	/** The group whose outbox holds the note. */
 	group: string;
 	/** The note already read by readRawMessage, when the caller has it. */

@@ -45,6 +45,11 @@ export interface RouterOptions {
 	/** Identifies this router in the lease file. */
 	holder?: string;
 	leaseTtlMs?: number;
+	/**
+	 * Outbox notes routed at once (their file operations overlap; their decisions stay in priority
+	 * order, and notes of one trace or message id wait for each other). 1 inside Obsidian.
+	 */
+	concurrency?: number;
 }
 
 export interface PassReport {
@@ -66,6 +71,9 @@ export class Router {
 	private readonly clock: () => number;
 	private readonly holder: string;
 	private readonly leaseTtlMs: number;
+	private readonly concurrency: number;
+	/** Destination names a move in flight is about to take. */
+	private readonly reserved = new Set<string>();
 	/** Wall-clock time the lease was last taken or renewed in this pass (the lease's TTL is wall-clock time). */
 	private leaseAt = 0;
 	private leaseLost = false;
@@ -86,6 +94,7 @@ export class Router {
 		this.graceMs = options.graceMs ?? 0;
 		this.holder = options.holder ?? newId();
 		this.leaseTtlMs = options.leaseTtlMs ?? 15000;
+		this.concurrency = Math.max(1, options.concurrency ?? 1);
 	}
 
 	get leasePath(): string {
@@ -257,19 +266,46 @@ export class Router {
 			if (text === null) continue;
 			const read = readRawMessage(text, file.path);
 			const fields = read.ok ? read.raw.fields : {};
-			notes.push({ path: file.path, text, mtime: file.mtime, size: file.size, group, read, priority: fields.priority, created: fields.created });
+			notes.push({ path: file.path, text, mtime: file.mtime, size: file.size, fileId: file.id, group, read, priority: fields.priority, created: fields.created });
 		}
 		notes.sort(compareForRouting);
-		for (const note of notes) {
-			if (!(await this.keepLease())) return;
+		const results: (RoutingDecision | null)[] = [];
+		const running = new Set<Promise<void>>();
+		/** The work in flight per trace id and message id: a note waits for its own conversation. */
+		const busy = new Map<string, Promise<void>>();
+		let failure: unknown = null;
+		for (const [i, note] of notes.entries()) {
+			if (failure !== null || !(await this.keepLease())) break;
+			const keys = conversationKeys(note);
+			const blockers = keys.map((k) => busy.get(k)).filter((p): p is Promise<void> => p !== undefined);
+			if (blockers.length > 0) await Promise.all(blockers);
+			while (running.size >= this.concurrency) await Promise.race(running);
+			if (failure !== null) break;
+			// Decided only now, so that the index holds the outcome of every earlier note of the trace.
 			const verdict = decideOutboxNote(note, this.context(), this.graceMs);
 			if (verdict.action === "wait") {
 				report.waiting.push(note.path);
 				continue;
 			}
-			const decision = await this.carryOut(note, verdict);
-			if (decision) report.decisions.push(decision);
+			const task: Promise<void> = this.carryOut(note, verdict).then(
+				(decision) => {
+					results[i] = decision;
+				},
+				(error: unknown) => {
+					failure ??= error;
+				},
+			);
+			const tracked = task.finally(() => {
+				running.delete(tracked);
+				for (const k of keys) if (busy.get(k) === tracked) busy.delete(k);
+			});
+			running.add(tracked);
+			for (const k of keys) busy.set(k, tracked);
 		}
+		// Every step in flight finishes (or fails) before the pass ends and the lease is released.
+		await Promise.all(running);
+		report.decisions.push(...results.filter((d): d is RoutingDecision => d !== null && d !== undefined));
+		if (failure !== null) throw failure;
 	}
 
 	private async carryOut(note: OutboxNote, verdict: Verdict): Promise<RoutingDecision | null> {
@@ -301,9 +337,17 @@ export class Router {
 			// A file name is at most 255 bytes: a long name that is taken, or that gains `.md`, is
 			// shortened to make room (moving it under a name too long threw, at every pass, for ever).
 			const to = joinPath(folder, `${fitBytes(base, MAX_NAME_BYTES - utf8Length(`${suffix}.md`))}${suffix}.md`);
-			const result = await this.port.move(from, to);
-			if (result === "moved") return to;
-			if (result === "missing") return null;
+			// Notes routed side by side may want the same name: the move's own "exists" check cannot
+			// see a name another move of this router is about to take, so names are reserved here.
+			if (this.reserved.has(to)) continue;
+			this.reserved.add(to);
+			try {
+				const result = await this.port.move(from, to);
+				if (result === "moved") return to;
+				if (result === "missing") return null;
+			} finally {
+				this.reserved.delete(to);
+			}
 		}
 		throw new Error(`no free name for ${name} in ${folder}`);
 	}
@@ -577,9 +621,20 @@ function fitBytes(text: string, max: number): string {
 	return out;
 }
 
+/** The trace and message ids a note's routing depends on and changes. */
+function conversationKeys(note: OutboxNote): string[] {
+	if (!note.read?.ok) return [];
+	const f = note.read.raw.fields;
+	const keys: string[] = [];
+	if (typeof f.trace_id === "string") keys.push(`trace:${f.trace_id}`);
+	if (typeof f.message_id === "string") keys.push(`id:${f.message_id}`);
+	if (typeof f.in_reply_to === "string") keys.push(`id:${f.in_reply_to}`);
+	return keys;
+}
+
 /** What the router read of an outbox note, for the adapter to skip reading it again after the move. */
 function known(note: OutboxNote): KnownContent | undefined {
-	return note.size === undefined ? undefined : { text: note.text, size: note.size, mtime: note.mtime };
+	return note.size === undefined ? undefined : { text: note.text, size: note.size, mtime: note.mtime, id: note.fileId };
 }
 
 function readOk(text: string, path: string): RawMessage | undefined {

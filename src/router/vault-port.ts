@@ -8,6 +8,8 @@ export interface FileInfo {
 	size: number;
 	/** Epoch ms of the last modification. */
 	mtime: number;
+	/** The file's identity where the adapter can tell it (kept across renames), e.g. device and inode. */
+	id?: string;
 }
 
 export type MoveResult = "moved" | "missing" | "exists";
@@ -20,6 +22,8 @@ export interface KnownContent {
 	text: string;
 	size: number;
 	mtime: number;
+	/** FileInfo.id from the listing the text was read after, when the adapter gave one. */
+	id?: string;
 }
 
 export interface VaultPort {
