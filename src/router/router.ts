@@ -305,7 +305,7 @@ export class Router {
 		// Every step in flight finishes (or fails) before the pass ends and the lease is released.
 		await Promise.all(running);
 		report.decisions.push(...results.filter((d): d is RoutingDecision => d !== null && d !== undefined));
-		if (failure !== null) throw failure;
+		if (failure !== null) throw failure instanceof Error ? failure : new Error("a routing step failed with a value that is not an Error");
 	}
 
 	private async carryOut(note: OutboxNote, verdict: Verdict): Promise<RoutingDecision | null> {
