@@ -621,11 +621,14 @@ function fitBytes(text: string, max: number): string {
 	return out;
 }
 
-/** The trace and message ids a note's routing depends on and changes. */
+/**
+ * What a note's routing depends on and changes: its trace and message ids, and its file name (two
+ * notes of one name, from two outboxes, get their destination names in priority order).
+ */
 function conversationKeys(note: OutboxNote): string[] {
-	if (!note.read?.ok) return [];
+	const keys = [`name:${stem(note.path).toLowerCase()}`];
+	if (!note.read?.ok) return keys;
 	const f = note.read.raw.fields;
-	const keys: string[] = [];
 	if (typeof f.trace_id === "string") keys.push(`trace:${f.trace_id}`);
 	if (typeof f.message_id === "string") keys.push(`id:${f.message_id}`);
 	if (typeof f.in_reply_to === "string") keys.push(`id:${f.in_reply_to}`);
