@@ -1,25 +1,11 @@
+import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+
 // A realistic vault for the browser test and the screenshots: the seed-001 registry groups, agents
 // in every lifecycle state (seed-000 memory nodes under Runs, notes written by `a2a agent` in
 // A2A/agents), and messages that routing turns into deliveries, rejections and dead letters.
 
 export const PLUGIN_DATA_PATH = ".obsidian/plugins/a2a-relay/data.json";
 export const XSS = "<img src=x onerror=alert(1)>";
-
-export const REGISTRY = `# A2A Relay registry (the groups of the A2A Communicator seed)
-communication:
-  max_hops: 5
-  timeout_seconds: 30
-  retry_attempts: 3
-groups:
-  10-backend-group:
-    description: Designs the database and the API
-  20-frontend-group:
-    description: Builds the user interface
-  30-devops-group:
-    description: Deploys and runs the services
-  40-security-group:
-    description: Reviews configurations for compliance
-`;
 
 const iso = (t: number): string => new Date(t).toISOString();
 
@@ -51,7 +37,7 @@ export function realisticVault(now: number): Record<string, string> {
 	return {
 		[PLUGIN_DATA_PATH]: JSON.stringify({ extraAgentFolders: ["Runs"], staleMinutes: 5, graceSeconds: 0, showNotices: false }),
 		"Welcome.md": "# Welcome\n\nThe agents of this vault report in the Agent status sidebar.\n",
-		"A2A/registry.yaml": REGISTRY,
+		"A2A/registry.yaml": EXAMPLE_REGISTRY,
 
 		// Seed 000's memory nodes, written by its QA system under Runs.
 		"Runs/Navigation_Test_20260115.md": `---

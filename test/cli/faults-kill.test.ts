@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import esbuild from "esbuild";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
-import { REGISTRY } from "../helpers/temp-vault";
+import { useCliBundle } from "../helpers/cli-process";
+import { GROUPS, atomicWrite, expectLoggedAtMostOnce, expectReportedOnce, expectRouted, makeRoutedVault, outboxCount, sleep, walk } from "../helpers/routed-vault";
+import { BOX } from "../helpers/temp-vault";
 
 // Crashes: the real CLI bundle (built here with esbuild) runs `a2a route --watch` as a child process
 // while a thousand requests (and answers to some of them) arrive in several outboxes; it is killed
@@ -16,60 +16,12 @@ import { REGISTRY } from "../helpers/temp-vault";
 
 const MESSAGES = Number(process.env.A2A_KILL_MESSAGES ?? 1000);
 const KILLS = Number(process.env.A2A_KILL_COUNT ?? 6);
-const GROUPS = ["10-backend-group", "20-frontend-group", "30-devops-group", "40-security-group"];
-const box = (group: string, b: string) => `A2A/groups/${group}/${b}`;
-
-let bundle: string;
-let bundleDir: string;
-const children = new Set<ChildProcess>();
-
-beforeAll(async () => {
-	bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-bundle-"));
-	bundle = path.join(bundleDir, "a2a.cjs");
-	await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, logLevel: "silent" });
-}, 60_000);
-
-afterAll(async () => {
-	await fs.rm(bundleDir, { recursive: true, force: true });
-});
-
-afterEach(() => {
-	for (const child of children) child.kill("SIGKILL");
-	children.clear();
-});
-
-interface Watcher {
-	child: ChildProcess;
-	lines: string[];
-	exited: Promise<number | null>;
-}
-
-function startWatcher(dir: string): Watcher {
-	const child = spawn(process.execPath, [bundle, "route", "--watch", "--json", "--interval", "20", "--vault", dir], { stdio: ["ignore", "pipe", "pipe"] });
-	children.add(child);
-	const lines: string[] = [];
-	let buffer = "";
-	child.stdout?.on("data", (chunk: Buffer) => {
-		buffer += chunk.toString("utf8");
-		const parts = buffer.split("\n");
-		buffer = parts.pop() ?? "";
-		lines.push(...parts);
-	});
-	child.stderr?.on("data", () => undefined);
-	const exited = new Promise<number | null>((resolve) =>
-		child.on("close", (code) => {
-			children.delete(child);
-			resolve(code);
-		}),
-	);
-	return { child, lines, exited };
-}
+const cli = useCliBundle();
 
 /** `a2a route` once, as a child process; fails the test if it does not finish within `limitMs`. */
 async function routeOnce(dir: string, limitMs: number): Promise<{ code: number | null; lines: string[]; ms: number }> {
 	const started = Date.now();
-	const child = spawn(process.execPath, [bundle, "route", "--json", "--vault", dir], { stdio: ["ignore", "pipe", "pipe"] });
-	children.add(child);
+	const child = cli.spawn(["route", "--json", "--vault", dir]);
 	let out = "";
 	let err = "";
 	child.stdout?.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -77,20 +29,9 @@ async function routeOnce(dir: string, limitMs: number): Promise<{ code: number |
 	const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
 	const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
 	clearTimeout(timer);
-	children.delete(child);
 	const ms = Date.now() - started;
 	expect(ms, `a2a route took ${ms} ms (stderr: ${err})`).toBeLessThan(limitMs);
 	return { code, lines: out.split("\n").filter((l) => l.startsWith("{")), ms };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Writes a note the way a careful agent does: a hidden temp file in the same folder, then a rename. */
-async function atomicWrite(dir: string, rel: string, text: string): Promise<void> {
-	const full = path.join(dir, ...rel.split("/"));
-	const temp = path.join(path.dirname(full), `.${path.basename(full)}.writing`);
-	await fs.writeFile(temp, text, "utf8");
-	await fs.rename(temp, full);
 }
 
 const TRACE = (i: number) => `${(0x10000000 + i).toString(16)}-aaaa-4bbb-8ccc-${i.toString(16).padStart(12, "0")}`;
@@ -108,34 +49,17 @@ interface Sent {
 	from: string;
 	to: string;
 	body: string;
-	kind: "request" | "response";
 	/** For a response: the request it answers. */
 	answers?: string;
 }
 
-async function walk(dir: string, rel = ""): Promise<string[]> {
-	const out: string[] = [];
-	for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-		const r = rel ? `${rel}/${e.name}` : e.name;
-		if (e.isDirectory()) out.push(...(await walk(dir, r)));
-		else out.push(r);
-	}
-	return out;
-}
-
 describe("crashes: a2a route --watch killed with SIGKILL at random moments", () => {
 	it(`loses nothing and delivers nothing twice over ${MESSAGES} requests and ${KILLS} kills`, async () => {
-		const parent = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-kill-"));
-		const dir = path.join(parent, "vault");
+		const { parent, dir } = await makeRoutedVault("a2a-kill-");
 		try {
-			await fs.mkdir(dir);
-			await fs.mkdir(path.join(dir, "A2A"), { recursive: true });
-			await fs.writeFile(path.join(dir, "A2A/registry.yaml"), REGISTRY);
-			for (const g of GROUPS) for (const b of ["inbox", "outbox", "archive"]) await fs.mkdir(path.join(dir, box(g, b)), { recursive: true });
-
 			const sent: Sent[] = [];
 			const allLines: string[] = [];
-			let watcher = startWatcher(dir);
+			let watcher = cli.startWatcher(dir);
 
 			const writeRequest = async (i: number) => {
 				const from = GROUPS[i % GROUPS.length];
@@ -143,8 +67,8 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 				const id = `kill-${i}`;
 				const body = question(i);
 				const text = `---\nmessage_id: ${id}\ntrace_id: ${TRACE(i)}\nhop_count: 0\nsource_group: ${from}\ntarget_group: ${to}\nrequest_type: query\ntimeout_seconds: 3600\npriority: ${["low", "medium", "high"][i % 3]}\n---\n${body}`;
-				await atomicWrite(dir, `${box(from, "outbox")}/request ${i}.md`, text);
-				sent.push({ id, from, to, body, kind: "request" });
+				await atomicWrite(dir, `${BOX(from, "outbox")}/request ${i}.md`, text);
+				sent.push({ id, from, to, body });
 				// Every fifth request is answered by its target a little later (the answer may even
 				// arrive before the request is delivered: then the request is archived when it is).
 				const back = i - 10;
@@ -153,14 +77,9 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 					const rid = `answer-${back}`;
 					const rbody = answer(back);
 					const rtext = `---\nmessage_id: ${rid}\ntrace_id: ${TRACE(back)}\nin_reply_to: ${req.id}\nsource_group: ${req.to}\ntarget_group: ${req.from}\nstatus: success\n---\n${rbody}`;
-					await atomicWrite(dir, `${box(req.to, "outbox")}/answer ${back}.md`, rtext);
-					sent.push({ id: rid, from: req.to, to: req.from, body: rbody, kind: "response", answers: req.id });
+					await atomicWrite(dir, `${BOX(req.to, "outbox")}/answer ${back}.md`, rtext);
+					sent.push({ id: rid, from: req.to, to: req.from, body: rbody, answers: req.id });
 				}
-			};
-			const outboxCount = async () => {
-				let n = 0;
-				for (const g of GROUPS) n += (await fs.readdir(path.join(dir, box(g, "outbox")))).filter((f) => !f.startsWith(".")).length;
-				return n;
 			};
 
 			// Bursts of notes; after each, wait until the watcher has started routing it (a note left
@@ -173,31 +92,31 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 			let leaseAtKill = 0;
 			for (let round = 0; round < KILLS; round++) {
 				for (const end = Math.min(MESSAGES, next + perBurst); next < end; next++) await writeRequest(next);
-				const before = await outboxCount();
+				const before = await outboxCount(dir);
 				const wait = Date.now() + 15_000;
-				while ((await outboxCount()) >= before && before > 0 && Date.now() < wait) await sleep(2);
+				while ((await outboxCount(dir)) >= before && before > 0 && Date.now() < wait) await sleep(2);
 				await sleep(Math.floor(Math.random() * 25));
-				const pending = await outboxCount();
+				const pending = await outboxCount(dir);
 				const lease = await fs.stat(path.join(dir, "A2A/.router.lock")).then(() => true, () => false);
 				watcher.child.kill("SIGKILL");
-				await watcher.exited;
+				await watcher.closed;
 				allLines.push(...watcher.lines);
 				kills++;
 				if (pending > 0) midPass++;
 				if (lease) leaseAtKill++;
-				watcher = startWatcher(dir);
+				watcher = cli.startWatcher(dir);
 			}
 			for (; next < MESSAGES; next++) await writeRequest(next);
 			// Let the last watcher drain the outboxes, then kill it too.
 			const deadline = Date.now() + 60_000;
-			while ((await outboxCount()) > 0 && Date.now() < deadline) await sleep(50);
+			while ((await outboxCount(dir)) > 0 && Date.now() < deadline) await sleep(50);
 			// ...and print what it did (its output is checked for double deliveries below).
 			for (let seen = -1; (seen !== watcher.lines.length || seen === 0) && Date.now() < deadline; ) {
 				seen = watcher.lines.length;
 				await sleep(400);
 			}
 			watcher.child.kill("SIGKILL");
-			await watcher.exited;
+			await watcher.closed;
 			allLines.push(...watcher.lines);
 			kills++;
 			expect(midPass, "kills that interrupted a pass with notes still in the outboxes").toBeGreaterThanOrEqual(1);
@@ -236,7 +155,7 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 				list.push({ file: f, fm, body: splitNote(text).body });
 				byId.set(id, list);
 			}
-			for (const g of GROUPS) expect(visible.filter((f) => f.startsWith(box(g, "outbox")))).toEqual([]);
+			for (const g of GROUPS) expect(visible.filter((f) => f.startsWith(BOX(g, "outbox")))).toEqual([]);
 			const deadLetters = visible.filter((f) => f.startsWith("A2A/dead-letter/"));
 			expect(deadLetters, "no dead letters: every message was valid (a DUPLICATE here would mean one was seen twice)").toEqual([]);
 
@@ -248,40 +167,18 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 				expect(copies.map((c) => c.file), `${s.id} must be in exactly one place`).toHaveLength(1);
 				const [copy] = copies;
 				expect(copy.body === s.body, `${s.id}: payload changed:\n${JSON.stringify(copy.body)}\n!=\n${JSON.stringify(s.body)}`).toBe(true);
-				if (s.kind === "response") {
-					expect(copy.file.startsWith(`${box(s.to, "inbox")}/`), `${s.id} in ${copy.file}`).toBe(true);
-					expect(copy.fm).toMatchObject({ state: "delivered", in_reply_to: s.answers, target_group: s.to });
-					answered++;
-				} else if (sent.some((r) => r.answers === s.id)) {
-					expect(copy.file.startsWith(`${box(s.to, "archive")}/`), `${s.id} (answered) in ${copy.file}`).toBe(true);
-					expect(copy.fm).toMatchObject({ state: "answered", attempt: 1, route: [s.from, s.to] });
-					archived++;
-				} else {
-					expect(copy.file.startsWith(`${box(s.to, "inbox")}/`), `${s.id} in ${copy.file}`).toBe(true);
-					expect(copy.fm).toMatchObject({ state: "delivered", attempt: 1, route: [s.from, s.to] });
-					delivered++;
-				}
+				const place = expectRouted(s, sent, copy.file, copy.fm);
+				if (place === "answer") answered++;
+				else if (place === "archived") archived++;
+				else delivered++;
 			}
 			// Nothing but the sent messages (no copies under other ids, no router responses: nothing failed).
 			expect([...byId.keys()].sort()).toEqual(sent.map((s) => s.id).sort());
 
 			// ---- what the routers said -----------------------------------------------------------
 			const decisions = allLines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
-			const reported = new Map<string, number>();
-			for (const d of decisions) {
-				// A router listing an outbox while an agent's hidden temp file is there reports it ignored.
-				if (d.outcome === "ignored" && /\/\.[^/]*\.writing$/.test(String(d.path))) continue;
-				expect(["delivered", "answered"], JSON.stringify(d)).toContain(d.outcome);
-				const id = String(d.message_id);
-				reported.set(id, (reported.get(id) ?? 0) + 1);
-			}
-			for (const [id, n] of reported) expect(n, `${id} reported delivered ${n} times`).toBe(1);
-			const logs = files.filter((f) => f.startsWith("A2A/log/"));
-			const logRows = (await Promise.all(logs.map((f) => fs.readFile(path.join(dir, f), "utf8")))).join("").split("\n");
-			for (const s of sent) {
-				const rows = logRows.filter((r) => r.includes(`| ${s.id} |`));
-				expect(rows.length, `${s.id} logged ${rows.length} times`).toBeLessThanOrEqual(1);
-			}
+			const reported = expectReportedOnce(decisions, { skipWritingTemp: true });
+			await expectLoggedAtMostOnce(dir, files, sent.map((s) => s.id));
 
 			console.log(
 				`[faults-kill] ${sent.length} messages (${MESSAGES} requests, ${answered} answers), ${kills} SIGKILLs; ` +

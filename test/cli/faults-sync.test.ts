@@ -94,16 +94,22 @@ describe("a note that arrives in pieces", () => {
 	const firstHalf = whole.slice(0, cut);
 	const rest = whole.slice(cut);
 
-	it("waits within the grace period (controllable clock), then is delivered intact", async () => {
-		let now = T0;
-		const vault = new MemoryVault(() => now);
+	/** A memory vault with the first half of the note in an outbox, and a router on a clock the test sets. */
+	async function firstHalfInMemory() {
+		const clock = { now: T0 };
+		const vault = new MemoryVault(() => clock.now);
 		vault.writeRaw("A2A/registry.yaml", REGISTRY);
-		const r = new Router(vault, { clock: () => now, graceMs: 5000 });
+		const r = new Router(vault, { clock: () => clock.now, graceMs: 5000 });
 		await r.loadRegistry();
 		await r.buildIndex();
 		vault.writeRaw(`${OUT}/piece.md`, firstHalf);
+		return { clock, vault, r };
+	}
+
+	it("waits within the grace period (controllable clock), then is delivered intact", async () => {
+		const { clock, vault, r } = await firstHalfInMemory();
 		for (const t of [0, 1000, 4999]) {
-			now = T0 + t;
+			clock.now = T0 + t;
 			const report = await r.pass();
 			expect(report.waiting, `at +${t} ms`).toEqual([`${OUT}/piece.md`]);
 			expect(report.decisions).toEqual([]);
@@ -111,7 +117,7 @@ describe("a note that arrives in pieces", () => {
 		}
 		// The writer finishes: the file's time is its last write.
 		vault.writeRaw(`${OUT}/piece.md`, whole);
-		now = T0 + 6000;
+		clock.now = T0 + 6000;
 		const report = await r.pass();
 		expect(report.waiting).toEqual([]);
 		expect(report.decisions).toMatchObject([{ outcome: "delivered", message_id: "piece-1", path: `${IN}/piece.md` }]);
@@ -122,14 +128,8 @@ describe("a note that arrives in pieces", () => {
 	});
 
 	it("is rejected after the grace period if the rest never comes, its partial text kept byte for byte", async () => {
-		let now = T0;
-		const vault = new MemoryVault(() => now);
-		vault.writeRaw("A2A/registry.yaml", REGISTRY);
-		const r = new Router(vault, { clock: () => now, graceMs: 5000 });
-		await r.loadRegistry();
-		await r.buildIndex();
-		vault.writeRaw(`${OUT}/piece.md`, firstHalf);
-		now = T0 + 5001;
+		const { clock, vault, r } = await firstHalfInMemory();
+		clock.now = T0 + 5001;
 		const report = await r.pass();
 		expect(report.decisions).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE", path: "A2A/dead-letter/piece.md" }]);
 		expect(unquarantineText(vault.readRaw("A2A/dead-letter/piece.md") as string)).toBe(firstHalf);

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { main } from "../../cli/main";
 
@@ -70,20 +71,8 @@ export async function a2a(vaultDir: string, ...argv: string[]): Promise<CliResul
 	return { code, stdout, stderr, json };
 }
 
-export const REGISTRY = `communication:
-  max_hops: 5
-  timeout_seconds: 30
-  retry_attempts: 3
-groups:
-  10-backend-group:
-    description: Designs the database and the API
-  20-frontend-group:
-    description: Builds the user interface
-  30-devops-group:
-    description: Deploys and runs the services
-  40-security-group:
-    description: Reviews configurations for compliance
-`;
+/** The registry of the test vaults: the one `init` writes (four groups, the default settings). */
+export const REGISTRY = EXAMPLE_REGISTRY;
 
 export const BOX = (group: string, box: "inbox" | "outbox" | "archive") => `A2A/groups/${group}/${box}`;
 

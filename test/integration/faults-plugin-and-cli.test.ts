@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
+import { GROUPS, expectLoggedAtMostOnce, expectReportedOnce, expectRouted, outboxCount, sleep, walk } from "../helpers/routed-vault";
 import { BOX, REGISTRY, a2a } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
 import type { Booted } from "./plugin-harness";
@@ -13,8 +14,6 @@ import type { Booted } from "./plugin-harness";
 // brought up to date with what the CLI moved by rescans, like Obsidian's file watcher.
 
 const MESSAGES = Number(process.env.A2A_PLUGIN_CLI_MESSAGES ?? 300);
-const GROUPS = ["10-backend-group", "20-frontend-group", "30-devops-group", "40-security-group"];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let b: Booted | undefined;
 afterEach(async () => {
@@ -31,16 +30,6 @@ interface Sent {
 	rel: string;
 	text: string;
 	answers?: string;
-}
-
-async function walk(dir: string, rel = ""): Promise<string[]> {
-	const out: string[] = [];
-	for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-		const r = rel ? `${rel}/${e.name}` : e.name;
-		if (e.isDirectory()) out.push(...(await walk(dir, r)));
-		else out.push(r);
-	}
-	return out;
 }
 
 describe("the plugin and the CLI routing one vault", () => {
@@ -77,11 +66,6 @@ describe("the plugin and the CLI routing one vault", () => {
 			}
 		}
 
-		const outboxLeft = async () => {
-			let n = 0;
-			for (const g of GROUPS) n += (await fs.readdir(path.join(dir, BOX(g, "outbox")))).filter((f) => !f.startsWith(".")).length;
-			return n;
-		};
 		const cliDecisions: Record<string, unknown>[] = [];
 		let cliRuns = 0;
 		let cliBusyWaits = 0;
@@ -96,7 +80,7 @@ describe("the plugin and the CLI routing one vault", () => {
 			writing = false;
 		};
 		const cli = async () => {
-			while (writing || (await outboxLeft()) > 0) {
+			while (writing || (await outboxCount(dir)) > 0) {
 				const t0 = Date.now();
 				const run = await a2a(dir, "route", "--json");
 				expect(run.code, run.stderr.join("\n")).toBe(0);
@@ -138,36 +122,17 @@ describe("the plugin and the CLI routing one vault", () => {
 			const [{ file, text }] = copies;
 			const fm = readFrontmatter(text) ?? {};
 			expect(splitNote(text).body, `${s.id}: body`).toBe(splitNote(s.text).body);
-			if (s.answers) {
-				expect(file.startsWith(`${BOX(s.to, "inbox")}/`), `${s.id} in ${file}`).toBe(true);
-				expect(fm).toMatchObject({ state: "delivered", in_reply_to: s.answers });
-				answers++;
-			} else if (sent.some((r) => r.answers === s.id)) {
-				expect(file.startsWith(`${BOX(s.to, "archive")}/`), `${s.id} (answered) in ${file}`).toBe(true);
-				expect(fm).toMatchObject({ state: "answered", route: [s.from, s.to] });
-				archived++;
-			} else {
-				expect(file.startsWith(`${BOX(s.to, "inbox")}/`), `${s.id} in ${file}`).toBe(true);
-				expect(fm).toMatchObject({ state: "delivered", attempt: 1, route: [s.from, s.to] });
-				delivered++;
-			}
+			const place = expectRouted(s, sent, file, fm);
+			if (place === "answer") answers++;
+			else if (place === "archived") archived++;
+			else delivered++;
 		}
 		expect([...byId.keys()].sort(), "no other notes (no dead letters, no error responses)").toEqual(sent.map((s) => s.id).sort());
 		expect(files.filter((f) => f.startsWith("A2A/dead-letter/"))).toEqual([]);
 
 		// ---- what each router says it did ---------------------------------------------------------
-		const cliIds = new Map<string, number>();
-		for (const d of cliDecisions) {
-			expect(["delivered", "answered"], JSON.stringify(d)).toContain(d.outcome);
-			cliIds.set(String(d.message_id), (cliIds.get(String(d.message_id)) ?? 0) + 1);
-		}
-		for (const [id, n] of cliIds) expect(n, `the CLI reported ${id} ${n} times`).toBe(1);
-		const logs = files.filter((f) => f.startsWith("A2A/log/"));
-		const rows = (await Promise.all(logs.map((f) => fs.readFile(path.join(dir, f), "utf8")))).join("").split("\n");
-		for (const s of sent) {
-			const mine = rows.filter((r) => r.includes(`| ${s.id} |`));
-			expect(mine.length, `${s.id} logged more than once:\n${mine.join("\n")}`).toBeLessThanOrEqual(1);
-		}
+		const cliIds = expectReportedOnce(cliDecisions);
+		await expectLoggedAtMostOnce(dir, files, sent.map((s) => s.id));
 		const pluginRouted = sent.length - cliIds.size;
 		const failures = host.notices.filter((n) => n.includes("could not finish routing"));
 		console.log(

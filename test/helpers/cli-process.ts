@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import esbuild from "esbuild";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+// The real CLI bundle as child processes, for the fault tests that kill or race routers
+// (test/cli/faults-kill.test.ts, test/cli/faults-two-routers.test.ts).
+
+/** An `a2a route --watch` child process and the lines it has printed so far. */
+export interface Watcher {
+	child: ChildProcess;
+	lines: string[];
+	closed: Promise<number | null>;
+}
+
+export interface CliBundle {
+	/** Starts `a2a ...args` as a child process of the bundle; it is SIGKILLed after the test if still running. */
+	spawn(args: string[]): ChildProcess;
+	/** Starts `a2a route --watch --json --interval 20` on `dir`, collecting its stdout lines. */
+	startWatcher(dir: string): Watcher;
+}
+
+/**
+ * Builds the CLI bundle (cli/bin.ts, with esbuild) before the file's tests, removes it after them,
+ * and kills every child process still running after each test. Call once at the top of a test file.
+ */
+export function useCliBundle(): CliBundle {
+	let bundle = "";
+	let bundleDir = "";
+	const children = new Set<ChildProcess>();
+
+	beforeAll(async () => {
+		bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-bundle-"));
+		bundle = path.join(bundleDir, "a2a.cjs");
+		await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, logLevel: "silent" });
+	}, 60_000);
+
+	afterAll(() => fs.rm(bundleDir, { recursive: true, force: true }));
+
+	afterEach(() => {
+		for (const child of children) child.kill("SIGKILL");
+		children.clear();
+	});
+
+	const spawnCli = (args: string[]): ChildProcess => {
+		const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+		children.add(child);
+		child.on("close", () => children.delete(child));
+		return child;
+	};
+
+	return {
+		spawn: spawnCli,
+		startWatcher(dir) {
+			const child = spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir]);
+			const lines: string[] = [];
+			let buffer = "";
+			child.stdout?.on("data", (chunk: Buffer) => {
+				buffer += chunk.toString("utf8");
+				const parts = buffer.split("\n");
+				buffer = parts.pop() ?? "";
+				lines.push(...parts);
+			});
+			child.stderr?.on("data", () => undefined);
+			const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+			return { child, lines, closed };
+		},
+	};
+}
