@@ -1,3 +1,4 @@
+import { splitNote } from "./frontmatter";
 import { DEFAULT_PRIORITY } from "./protocol";
 import type { Priority } from "./protocol";
 
@@ -22,4 +23,16 @@ function time(created: unknown): number {
 
 export function compareForRouting(a: Orderable, b: Orderable): number {
 	return rank(a.priority) - rank(b.priority) || time(a.created) - time(b.created) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/**
+ * The priority and creation time of a note, found without parsing its YAML: routing order only
+ * needs these two, and parsing every note of a large backlog up front is the costliest way to get
+ * them. Top-level fields and the seed's `message:` wrapper (one level in) are looked at.
+ */
+export function orderFields(text: string): { priority?: string; created?: string } {
+	const split = splitNote(text);
+	const head = split.hasFrontmatter ? split.yaml : text.slice(0, 8192);
+	const field = (name: string) => new RegExp(`^(?: {2})?${name}:[ \\t]*["']?([^"'\\s#]+)`, "m").exec(head)?.[1];
+	return { priority: field("priority"), created: field("created") };
 }

@@ -10,7 +10,7 @@ import type { IndexEntry } from "../core/message-index";
 import { isMessagePath, readRawMessage } from "../core/message-parse";
 import type { RawMessage } from "../core/message-parse";
 import { basename, joinPath, stem } from "../core/paths";
-import { compareForRouting } from "../core/priority";
+import { compareForRouting, orderFields } from "../core/priority";
 import { DEFAULT_ROOT } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import { emptyRegistry, parseRegistry } from "../core/registry";
@@ -264,9 +264,8 @@ export class Router {
 			if (!(await this.keepLease())) return;
 			const text = await this.port.read(file.path);
 			if (text === null) continue;
-			const read = readRawMessage(text, file.path);
-			const fields = read.ok ? read.raw.fields : {};
-			notes.push({ path: file.path, text, mtime: file.mtime, size: file.size, fileId: file.id, group, read, priority: fields.priority, created: fields.created });
+			// Parsed when its turn comes: the parse is then fresh for the stamp that follows it.
+			notes.push({ path: file.path, text, mtime: file.mtime, size: file.size, fileId: file.id, group, ...orderFields(text) });
 		}
 		notes.sort(compareForRouting);
 		const results: (RoutingDecision | null)[] = [];
@@ -276,6 +275,7 @@ export class Router {
 		let failure: unknown = null;
 		for (const [i, note] of notes.entries()) {
 			if (failure !== null || !(await this.keepLease())) break;
+			note.read ??= readRawMessage(note.text, note.path);
 			const keys = conversationKeys(note);
 			const blockers = keys.map((k) => busy.get(k)).filter((p): p is Promise<void> => p !== undefined);
 			if (blockers.length > 0) await Promise.all(blockers);
