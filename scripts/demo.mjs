@@ -2,9 +2,10 @@
 // through the real `a2a` command line, narrating as it goes. Running it again first removes what the
 // previous run created (and only that), so the scenario starts fresh and your own notes stay.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installPluginFiles } from "./plugin-files.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const vault = path.join(root, "demo", "vault");
@@ -73,12 +74,7 @@ const resetOnly = process.argv.includes("--reset");
 if (!resetOnly) {
 say("Building the plugin and the a2a command line");
 run("npm", ["run", "build", "--silent"], { stdio: "inherit" });
-const pluginDir = path.join(vault, ".obsidian", "plugins", "a2a-relay");
-mkdirSync(pluginDir, { recursive: true });
-for (const file of ["main.js", "manifest.json", "styles.css"]) copyFileSync(path.join(root, file), path.join(pluginDir, file));
-const enabledFile = path.join(vault, ".obsidian", "community-plugins.json");
-const enabled = existsSync(enabledFile) ? JSON.parse(readFileSync(enabledFile, "utf8")) : [];
-if (!enabled.includes("a2a-relay")) writeFileSync(enabledFile, `${JSON.stringify([...enabled, "a2a-relay"], null, 2)}\n`);
+const pluginDir = installPluginFiles(root, vault);
 detail(`installed into ${path.relative(root, pluginDir)} and enabled`);
 }
 

@@ -1,9 +1,10 @@
 // `npm run install-plugin -- /path/to/vault`: builds A2A Relay and installs it into a vault
 // (<vault>/.obsidian/plugins/a2a-relay/), enabled. Restart Obsidian or reload plugins afterwards.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installPluginFiles } from "./plugin-files.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const target = process.argv[2];
@@ -19,10 +20,5 @@ if (!existsSync(vault) || !statSync(vault).isDirectory()) {
 if (!existsSync(path.join(vault, ".obsidian"))) console.warn(`${vault} has no .obsidian folder yet: it becomes one when you open it in Obsidian.`);
 const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const pluginDir = path.join(vault, ".obsidian", "plugins", "a2a-relay");
-mkdirSync(pluginDir, { recursive: true });
-for (const file of ["main.js", "manifest.json", "styles.css"]) copyFileSync(path.join(root, file), path.join(pluginDir, file));
-const enabledFile = path.join(vault, ".obsidian", "community-plugins.json");
-const enabled = existsSync(enabledFile) ? JSON.parse(readFileSync(enabledFile, "utf8")) : [];
-if (!enabled.includes("a2a-relay")) writeFileSync(enabledFile, `${JSON.stringify([...enabled, "a2a-relay"], null, 2)}\n`);
+const pluginDir = installPluginFiles(root, vault);
 console.log(`Installed A2A Relay into ${pluginDir} and enabled it. In Obsidian: Settings → Community plugins (turn off Restricted mode), or reload the app.`);
