@@ -4,7 +4,7 @@ import { serialiseMessage } from "../../src/core/message-serialise";
 import { PRIORITIES, REQUEST_TYPES } from "../../src/core/protocol";
 import type { Priority, RequestType } from "../../src/core/protocol";
 import { readRawMessage } from "../../src/core/message-parse";
-import { validateRaw, formatProblems } from "../../src/core/validate";
+import { formatProblems, validateNote } from "../../src/core/validate";
 import { UsageError, integer, many, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { checkRegistry, openSession } from "../session";
@@ -68,7 +68,7 @@ export async function runSend(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const text = serialiseMessage(message);
 	// The same validation the router applies, so a mistake is reported here and not as a dead letter.
 	const read = readRawMessage(text, "x.md");
-	const validation = read.ok ? validateRaw(read.raw, { outboxGroup: from }) : null;
+	const validation = read.ok ? validateNote(read.raw, text, from) : null;
 	if (!validation || !validation.ok) throw new UsageError(`the message would be rejected: ${validation && !validation.ok ? formatProblems(validation.problems) : "it does not parse"}`);
 	const folder = router.layout.box(from, "outbox") as string;
 	const path = await writeNewNote(vault, folder, messageFileName(message, now), text);

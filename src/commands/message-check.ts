@@ -5,8 +5,7 @@ import { stem } from "../core/paths";
 import { isGroupId } from "../core/registry";
 import { decideOutboxNote } from "../core/routing";
 import type { Verdict } from "../core/routing";
-import { utf8Length } from "../core/text";
-import { validateRaw } from "../core/validate";
+import { validateNote } from "../core/validate";
 import { ObsidianVault } from "../obsidian/obsidian-vault";
 import type { RelayServices } from "../services";
 import { routingContext } from "./context";
@@ -50,7 +49,7 @@ export function checkOutboxNote(
 		addError(errors, FORM_ERROR, `The note would not parse: ${read.reason}`);
 		return { errors };
 	}
-	const validation = validateRaw(read.raw, { noteBytes: utf8Length(text), outboxGroup: group });
+	const validation = validateNote(read.raw, text, group);
 	if (!validation.ok) {
 		for (const problem of validation.problems) addError(errors, fieldOf[problem.field] ?? FORM_ERROR, `${problem.field} ${problem.message}`);
 		return { errors };

@@ -9,8 +9,7 @@ import { wasDelivered } from "./message-index";
 import type { IndexEntry, MessageIndex } from "./message-index";
 import type { ErrorCode } from "./protocol";
 import type { Registry } from "./registry";
-import { utf8Length } from "./text";
-import { formatProblems, validateRaw } from "./validate";
+import { formatProblems, validateNote } from "./validate";
 
 // The routing decisions of protocol section 4, rules 1 to 6: pure functions of a note, the
 // registry and the message index. The router (src/router) carries them out through the vault port.
@@ -154,7 +153,7 @@ export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, graceMs:
 		const reason = typeof read.raw.fields.error_message === "string" ? read.raw.fields.error_message : "the note could not be read";
 		return { action: "reject", code: "INVALID_MESSAGE", reason, raw: read.raw };
 	}
-	const validation = validateRaw(read.raw, { noteBytes: utf8Length(note.text), outboxGroup: note.group });
+	const validation = validateNote(read.raw, note.text, note.group);
 	if (!validation.ok) return { action: "reject", code: "INVALID_MESSAGE", reason: formatProblems(validation.problems), raw: read.raw };
 	const message: Message = validation.message;
 	return isRequest(message) ? decideRequest(message, read.raw, note, ctx) : decideResponse(message as ResponseMessage, read.raw, note, ctx);

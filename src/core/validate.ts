@@ -11,7 +11,7 @@ import {
 	RESPONSE_STATUSES,
 } from "./protocol";
 import { isGroupId } from "./registry";
-import { describeValue, isPlainObject } from "./text";
+import { describeValue, isPlainObject, utf8Length } from "./text";
 
 // Validation of protocol rule 3: every problem at once, each naming its field, so an agent can fix
 // its message in one go. The result is the basis of INVALID_MESSAGE errors.
@@ -153,6 +153,14 @@ export function validateRaw(raw: RawMessage, context: ValidationContext = {}): V
 	}
 	const typed = envelope as unknown as Envelope;
 	return { ok: true, message: { envelope: typed, payload: raw.payload, extra } };
+}
+
+/**
+ * A note's fields checked exactly as the router checks a note in `outboxGroup`'s outbox, the note's
+ * size included: what the compose and send paths use so that they refuse what the router would.
+ */
+export function validateNote(raw: RawMessage, text: string, outboxGroup?: string): Validation {
+	return validateRaw(raw, { noteBytes: utf8Length(text), outboxGroup });
 }
 
 export function formatProblems(problems: Problem[]): string {
