@@ -95,15 +95,15 @@ export class ObsidianVault implements VaultPort {
 	async updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<boolean> {
 		const file = this.file(path);
 		if (!file) return false;
-		// processFrontMatter throws its own error on bad YAML; name it the way the router expects.
-		const text = await this.read(path);
-		if (text === null) return false;
-		readFrontmatter(text);
 		try {
 			await this.app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => edit(fm));
 		} catch (error) {
+			// processFrontMatter throws its own error on bad YAML; name it the way the router expects
+			// (read only now, on the rare failure, not before every stamp).
 			if (error instanceof YamlError) throw error;
 			if (!(await this.app.vault.adapter.exists(file.path))) return false;
+			const text = await this.read(path);
+			if (text !== null) readFrontmatter(text);
 			throw new YamlError(`the frontmatter could not be edited: ${(error as Error).message}`);
 		}
 		return true;

@@ -1,9 +1,7 @@
 import { Component, Events, TAbstractFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import type { RoutingDecision } from "../core/decision";
-import { ignoreReason } from "../core/ignore";
 import { describeRegistryError } from "../core/registry";
-import { isInside } from "../core/paths";
 import { queueSummary } from "../core/queues";
 import type { QueueSummary } from "../core/queues";
 import { Router } from "../router/router";
@@ -172,11 +170,11 @@ export class Relay extends Component {
 		}
 		const outbox: string[] = [];
 		for (const path of paths) {
-			const entry = await this.router.indexFile(path);
-			const loc = this.router.layout.locate(path);
-			// Files rule 1 ignores (sync-conflict copies, lock files) go to the pass too, which lists
-			// them as ignored, once; they are never indexed, moved or changed.
-			if ((entry || ignoreReason(path)) && loc.area === "box" && loc.box === "outbox") outbox.push(path);
+			// An outbox note is read once, by the pass that routes it. Files rule 1 ignores go to the
+			// pass too, which lists them as ignored, once; they are never indexed, moved or changed.
+			if (!this.router.countOutboxNote(path)) await this.router.indexFile(path);
+			else if (await this.port.stat(path)) outbox.push(path);
+			else this.router.index.remove(path);
 		}
 		if (outbox.length > 0 && this.settings().autoRoute) await this.runPass(outbox, false);
 		this.changed();
@@ -227,10 +225,5 @@ export class Relay extends Component {
 
 	private changed(): void {
 		this.events.trigger(RELAY_CHANGED);
-	}
-
-	/** True when a path is inside the A2A root or a registry group folder. */
-	isRelayPath(path: string): boolean {
-		return this.router.layout.isRelevant(path) || isInside(path, this.router.layout.root);
 	}
 }

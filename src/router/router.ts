@@ -144,10 +144,7 @@ export class Router {
 				const stamp = `${file.mtime}:${file.size}`;
 				if (this.seen.get(file.path) === stamp && this.index.get(file.path)) continue;
 				this.seen.set(file.path, stamp);
-				const location = this.layout.locate(file.path);
-				// Outbox notes are read when they are routed; until then the index only counts them.
-				if (location.area === "box" && location.box === "outbox") this.index.set({ path: file.path, location, kind: null, route: [] });
-				else await this.indexFile(file.path);
+				if (!this.countOutboxNote(file.path)) await this.indexFile(file.path);
 			}
 		}
 		for (const entry of [...this.index.all()]) {
@@ -156,6 +153,18 @@ export class Router {
 				this.seen.delete(entry.path);
 			}
 		}
+	}
+
+	/**
+	 * Outbox notes are read when they are routed; until then the index only counts them. True when
+	 * `path` is a message file in an outbox (now counted), false for any other path.
+	 */
+	countOutboxNote(path: string): boolean {
+		const location = this.layout.locate(path);
+		if (location.area !== "box" || location.box !== "outbox") return false;
+		if (ignoreReason(path) || !isMessagePath(path)) this.index.remove(path);
+		else if (!this.index.get(path)) this.index.set({ path, location, kind: null, route: [] });
+		return true;
 	}
 
 	/** Re-reads one path into the index (or drops it when it is gone or not a message folder). */
