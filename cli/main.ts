@@ -37,10 +37,10 @@ interface Io {
 
 const COMMANDS: Record<string, Command> = {
 	init: { help: INIT_HELP, flags: { values: [], booleans: [] }, run: runInit },
-	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval"], booleans: ["watch"] }, run: runRoute },
+	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval", "margin"], booleans: ["watch"] }, run: runRoute },
 	send: {
 		help: SEND_HELP,
-		flags: { values: ["from", "to", "type", "question", "context", "task", "artifact", "priority", "timeout", "trace", "hop"], repeated: ["artifact"], booleans: [] },
+		flags: { values: ["from", "to", "type", "question", "context", "task", "artifact", "priority", "timeout", "trace", "hop", "parent"], repeated: ["artifact"], booleans: [] },
 		run: runSend,
 	},
 	reply: { help: REPLY_HELP, flags: { values: ["message", "status", "answer", "artifact", "error-code"], repeated: ["artifact"], booleans: [] }, run: runReply },
@@ -54,7 +54,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 		io.out(MAIN_HELP);
 		return name === undefined ? 1 : 0;
 	}
-	const command = COMMANDS[name];
+	const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
 	if (!command) {
 		io.err(`a2a: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(", ")}. Run a2a --help.`);
 		return 1;

@@ -7,6 +7,7 @@ import type { RouterOptions } from "../src/router/router";
 import { NodeVault } from "./node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
+import { cliIdentity, fileObservations } from "./device";
 
 // What every command starts from: the vault folder (`--vault`, default the current directory), the
 // A2A root inside it (`--root`, default A2A), the Node vault adapter and a router over it.
@@ -28,21 +29,38 @@ export interface Session {
 	err: (line: string) => void;
 }
 
-export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: RouterOptions = {}): Promise<Session> {
+export interface SessionOptions extends RouterOptions {
+	/** Create the vault folder when it does not exist (`a2a init`). */
+	createVault?: boolean;
+}
+
+/** The vault folder of `--vault` (or the current folder), checked. */
+export async function vaultFolder(args: ParsedArgs, create = false): Promise<string> {
 	const vaultDir = path.resolve(one(args, "vault") ?? process.cwd());
+	if (create) await fs.mkdir(vaultDir, { recursive: true });
 	let stat;
 	try {
 		stat = await fs.stat(vaultDir);
 	} catch {
-		throw new VaultError(`the vault folder ${vaultDir} does not exist (give it with --vault DIR)`);
+		throw new VaultError(`the vault folder ${vaultDir} does not exist (give it with --vault DIR, or create it with a2a init --vault DIR)`);
 	}
 	if (!stat.isDirectory()) throw new VaultError(`${vaultDir} is not a folder (give the vault folder with --vault DIR)`);
+	return vaultDir;
+}
+
+/** The A2A root of `--root` (default A2A), checked. */
+export function rootFolder(args: ParsedArgs): string {
 	const rawRoot = one(args, "root") ?? "A2A";
 	const root = safeRelativeFolder(rawRoot);
 	if (root === null) throw new UsageError(`--root must be a folder name inside the vault (no "..", no leading "/" or "."), got "${rawRoot}"`);
+	return root;
+}
+
+export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: SessionOptions = {}): Promise<Session> {
+	const vaultDir = await vaultFolder(args, options.createVault);
+	const root = rootFolder(args);
 	const vault = new NodeVault(vaultDir);
-	// The CLI overlaps the file operations of independent notes; inside Obsidian the router goes one by one.
-	const router = new Router(vault, { concurrency: 8, ...options, root });
+	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }
@@ -55,5 +73,6 @@ export function checkRegistry(session: Session): boolean {
 		throw new VaultError(`no usable registry at ${path.join(session.vault.dir, session.router.layout.registryPath)}: ${why}. Run \`a2a init\` to create one.`);
 	}
 	for (const error of registry.errors) session.err(`registry error: ${describeRegistryError(error)}`);
+	for (const warning of registry.warnings) session.err(`warning: ${warning}`);
 	return registry.errors.length > 0;
 }

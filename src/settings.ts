@@ -1,6 +1,8 @@
 import { DEFAULT_ROOT, PRIORITIES } from "./core/protocol";
 import type { Priority } from "./core/protocol";
 import { safeRelativeFolder } from "./core/paths";
+import { DEFAULT_SYNC_MARGIN_MS, ROUTE_ON_DEVICE_MODES } from "./core/lease";
+import type { RouteOnDevice } from "./core/lease";
 
 // The plugin's settings, their defaults, and the cleaning of whatever data.json holds (it may have
 // been edited by hand or by sync).
@@ -22,6 +24,12 @@ export interface RelaySettings {
 	showNotices: boolean;
 	/** The group last used as sender in Compose message. */
 	lastFromGroup: string;
+	/** Whether this device routes (the lease decides which device does). */
+	routeOnDevice: RouteOnDevice;
+	/** Seconds another device's lease must be seen unchanged before this device takes over. */
+	syncMarginSeconds: number;
+	/** How this device is named in the lease note ("" for the default). */
+	deviceName: string;
 }
 
 export const DEFAULT_SETTINGS: RelaySettings = {
@@ -34,6 +42,9 @@ export const DEFAULT_SETTINGS: RelaySettings = {
 	defaultTimeoutSeconds: 0,
 	showNotices: true,
 	lastFromGroup: "",
+	routeOnDevice: "automatic",
+	syncMarginSeconds: DEFAULT_SYNC_MARGIN_MS / 1000,
+	deviceName: "",
 };
 
 function num(value: unknown, fallback: number, min: number, max: number): number {
@@ -53,6 +64,9 @@ export function normaliseSettings(raw: unknown): RelaySettings {
 		defaultTimeoutSeconds: num(data.defaultTimeoutSeconds, DEFAULT_SETTINGS.defaultTimeoutSeconds, 0, 604800),
 		showNotices: typeof data.showNotices === "boolean" ? data.showNotices : DEFAULT_SETTINGS.showNotices,
 		lastFromGroup: typeof data.lastFromGroup === "string" ? data.lastFromGroup : "",
+		routeOnDevice: (ROUTE_ON_DEVICE_MODES as readonly unknown[]).includes(data.routeOnDevice) ? (data.routeOnDevice as RouteOnDevice) : DEFAULT_SETTINGS.routeOnDevice,
+		syncMarginSeconds: num(data.syncMarginSeconds, DEFAULT_SETTINGS.syncMarginSeconds, 1, 86400),
+		deviceName: typeof data.deviceName === "string" ? data.deviceName.trim().slice(0, 80) : "",
 	};
 }
 

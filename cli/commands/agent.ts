@@ -6,6 +6,7 @@ import { joinPath, safeFileSegment, stem } from "../../src/core/paths";
 import { UsageError, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { readPluginSettings } from "../plugin-settings";
+import { editNote } from "../../src/router/edit-note";
 import { openSession } from "../session";
 import type { Session } from "../session";
 
@@ -25,9 +26,9 @@ async function findAgentNote(session: Session, name: string): Promise<string | n
 		for (const file of await vault.listRecursive(folder)) {
 			if (!file.path.endsWith(".md")) continue;
 			if (stem(file.path) === name) return file.path;
-			const text = await vault.read(file.path);
+			const read = await vault.read(file.path, { maxBytes: 16384 });
 			try {
-				if (text !== null && readFrontmatter(text)?.agent_id === name) return file.path;
+				if (read !== null && readFrontmatter(read.text)?.agent_id === name) return file.path;
 			} catch {
 				// An unreadable note is not the agent asked for.
 			}
@@ -53,7 +54,7 @@ export async function runAgent(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	if (action === "finding") {
 		if (rest.length > 0) throw new UsageError(`unexpected ${rest.join(" ")}: give the finding's text with --action, --context, --data, --decisions and --next`);
 		const finding = { action: required(args, "action", "the finding's title"), context: one(args, "context"), data: one(args, "data"), decisions: one(args, "decisions"), nextSteps: one(args, "next") };
-		await vault.process(path, (text) => appendFinding(text, finding, new Date(now).toISOString()));
+		await editNote(vault, path, (text) => appendFinding(text, finding, new Date(now).toISOString()));
 		if (session.json) io.out(JSON.stringify({ path, created }));
 		else io.out(`${path}: finding "${finding.action}" appended`);
 		return 0;
@@ -66,7 +67,7 @@ export async function runAgent(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		throw new UsageError(`${(error as Error).message}; write each field as key=value`);
 	}
 	let warnings: string[] = [];
-	await vault.process(path, (text) => updateFrontmatterText(text, (fm) => (warnings = applyAgentUpdate(fm, updates, now))));
+	await editNote(vault, path, (text) => updateFrontmatterText(text, (fm) => (warnings = applyAgentUpdate(fm, updates, now))));
 	for (const warning of warnings) io.err(`warning: ${warning}`);
 	if (session.json) io.out(JSON.stringify({ path, created, fields: Object.fromEntries(updates), warnings }));
 	else io.out(`${path}${created ? " (created)" : ""}: ${updates.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") || "status=\"spawned\""}`);

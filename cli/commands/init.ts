@@ -10,14 +10,14 @@ and the inbox, outbox and archive folders of every registry group, plus agents/,
 log/. Never overwrites anything that exists.`;
 
 export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
-	const session = await openSession(args, io);
+	const session = await openSession(args, io, { createVault: true });
 	const { vault, router } = session;
 	const created: string[] = [];
 	if (await vault.create(router.layout.registryPath, EXAMPLE_REGISTRY)) created.push(router.layout.registryPath);
 	await router.loadRegistry();
-	const folders = [router.layout.agentsFolder, router.layout.deadLetterFolder, router.layout.logFolder, ...router.messageFolders()];
+	const folders = [router.layout.agentsFolder, router.layout.deadLetterFolder, router.layout.logFolder, ...router.layout.messageFolders()];
 	for (const folder of folders) {
-		if (!(await vault.isFolder(folder))) created.push(folder);
+		if (!vault.isFolder(folder)) created.push(folder);
 		await vault.ensureFolder(folder);
 	}
 	for (const error of router.registry.errors) io.err(`registry error: ${error.where}: ${error.message}`);

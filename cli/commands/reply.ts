@@ -1,5 +1,6 @@
 import { buildResponse, messageFileName } from "../../src/core/compose";
 import { serialiseMessage } from "../../src/core/message-serialise";
+import { checkOutgoing, refusal } from "../../src/core/outgoing";
 import { UsageError, many, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { checkRegistry, openSession } from "../session";
@@ -21,7 +22,8 @@ export async function runReply(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const status = required(args, "status", "success or error");
 	if (status !== "success" && status !== "error") throw new UsageError(`--status must be success or error, got "${status}"`);
 	const answer = required(args, "answer", "the text of your answer");
-	await router.buildIndex();
+	await router.indexSync.ensureLive();
+	await router.indexSync.ensureHistory();
 	const candidates = router.index.withId(id).filter((e) => e.kind === "request");
 	const request = candidates.find((e) => e.location.area === "box" && e.location.box === "inbox") ?? candidates.find((e) => e.location.area === "box" && e.location.box === "archive");
 	if (!request) {
@@ -35,6 +37,8 @@ export async function runReply(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const folder = router.layout.box(responder, "outbox");
 	if (!folder) throw new UsageError(`the answering group "${responder}" is not in the registry`);
 	const text = serialiseMessage(message);
+	const check = checkOutgoing(text, responder, router.context());
+	if (!check.ok) throw new UsageError(refusal(check));
 	const path = await writeNewNote(vault, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	if (session.json) io.out(JSON.stringify({ path, message_id: env.message_id, trace_id: env.trace_id, in_reply_to: env.in_reply_to }));

@@ -1,18 +1,29 @@
 import { decisionJson } from "../../src/core/decision";
 import type { RoutingDecision } from "../../src/core/decision";
+import type { PassReport } from "../../src/router/router";
 import type { ParsedArgs } from "../args";
-import { checkRegistry, openSession } from "../session";
+import { UsageError, one } from "../args";
+import { cliIdentity, processLock } from "../device";
+import { checkRegistry, openSession, rootFolder, vaultFolder } from "../session";
 import type { Session } from "../session";
+import { watchRouting } from "../watch-loop";
 
-export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS] [--interval MS]
+export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
+                 [--interval MS] [--margin SECONDS]
 
 Routes every pending outbox note and handles due timeouts, once, then exits. With --watch it keeps
 routing as files change until interrupted (Ctrl+C). With --json it prints one JSON object per
 decision: {"outcome", "message_id", "trace_id", "path", "error_code"}.
 
+One device routes a vault at a time: the one named in <root>/router.md. When another device (or
+another a2a route on this machine) routes, this command says so and does nothing. It takes over
+when it has seen no renewal of that note for the sync margin.
+
 Rejected messages are normal work: the exit code is 0 unless the vault or registry is unusable (2).
---grace   with --watch, seconds a note that does not parse may wait to be completed (default 5)
---interval with --watch, how often to look for new notes, in milliseconds (default 250)`;
+--grace    with --watch, seconds a note that does not parse may wait to be completed (default 5)
+--interval with --watch, how often to look for changes the file system did not report, in ms (default 2000)
+--margin   the sync margin in seconds (default 120): see docs/devices.md
+A2A_DEVICE (environment) names this device in router.md (default: cli@<host name>).`;
 
 function describe(d: RoutingDecision): string {
 	const route = d.source_group || d.target_group ? ` ${d.source_group ?? "?"} -> ${d.target_group ?? "?"}` : "";
@@ -21,51 +32,50 @@ function describe(d: RoutingDecision): string {
 	return `${d.outcome.padEnd(9)} ${d.message_id ?? "-"}${route}${code}${why} (${d.path})`;
 }
 
+function number(args: ParsedArgs, name: string, fallback: number, min: number): number {
+	const raw = one(args, name);
+	if (raw === undefined) return fallback;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value < min) throw new UsageError(`--${name} must be a number >= ${min}, got "${raw}"`);
+	return value;
+}
+
+export function printReport(session: Pick<Session, "json" | "out" | "err">, report: PassReport): void {
+	for (const d of report.decisions) session.out(session.json ? decisionJson(d) : describe(d));
+	for (const f of report.failures) session.err(`could not route ${f.path}: ${f.error}`);
+}
+
 export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err">, signal?: AbortSignal): Promise<number> {
 	const watch = args.booleans.has("watch");
-	const graceSeconds = Number(args.values.get("grace")?.[0] ?? 5);
-	const interval = Number(args.values.get("interval")?.[0] ?? 250);
-	const session = await openSession(args, io, { graceMs: watch ? graceSeconds * 1000 : 0 });
+	const graceMs = number(args, "grace", 5, 0) * 1000;
+	const interval = number(args, "interval", 2000, 50);
+	const marginMs = number(args, "margin", 120, 1) * 1000;
+	const role = watch ? "a2a route --watch" : "a2a route";
+	const vaultDir = await vaultFolder(args);
+	const session = await openSession(args, io, {
+		graceMs: watch ? graceMs : 0,
+		marginMs,
+		identity: cliIdentity(role),
+		localLock: processLock(vaultDir, rootFolder(args), role),
+	});
 	const registryErrors = checkRegistry(session);
 	const { router } = session;
-	const print = (decisions: RoutingDecision[]) => {
-		for (const d of decisions) io.out(session.json ? decisionJson(d) : describe(d));
-	};
-	await router.buildIndex();
-	if (!watch) {
+	if (watch) {
+		await watchRouting(session, { intervalMs: interval, signal });
+		return 0;
+	}
+	try {
 		let report = await router.pass();
-		// Another router holds the vault: wait for it (up to its lease) rather than doing nothing.
-		for (let waited = 0; report.busy && waited < 20000; waited += 200) {
+		// Another one-shot `a2a route` on this machine finishes its pass in moments: wait for it.
+		for (let waited = 0; report.busy && /a2a route \(pid/.test(report.standby ?? "") && waited < 20000; waited += 200) {
 			await new Promise((r) => setTimeout(r, 200));
-			// The other router changed the vault meanwhile: an index read before would be behind it
-			// (it would miss what was just delivered, the basis of duplicate and cycle checks).
-			await router.refreshIndex();
 			report = await router.pass();
 		}
-		if (report.busy) throw new Error("another router is routing this vault; try again when it has finished");
-		print(report.decisions);
+		if (report.busy) io.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+		printReport(session, report);
 		if (!session.json) io.err(`${report.decisions.length} decision(s).`);
-		return registryErrors ? 2 : 0;
+	} finally {
+		await router.stop();
 	}
-	if (!session.json) io.err(`Watching ${session.vault.dir} (${router.layout.root}); press Ctrl+C to stop.`);
-	const stopped = new Promise<void>((resolve) => {
-		const stop = () => resolve();
-		process.once("SIGINT", stop);
-		process.once("SIGTERM", stop);
-		signal?.addEventListener("abort", stop);
-	});
-	let running = true;
-	void stopped.then(() => (running = false));
-	while (running) {
-		if (await router.loadRegistry()) {
-			checkRegistry(session);
-			await router.buildIndex();
-		} else {
-			await router.refreshIndex();
-		}
-		const report = await router.pass();
-		print(report.decisions);
-		await Promise.race([new Promise((r) => setTimeout(r, interval)), stopped]);
-	}
-	return 0;
+	return registryErrors ? 2 : 0;
 }

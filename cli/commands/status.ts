@@ -1,7 +1,7 @@
 import { formatAge, isStale } from "../../src/core/agent";
 import { safeRelativeFolder } from "../../src/core/paths";
 import { queueSummary } from "../../src/core/queues";
-import { scanAgents } from "../../src/router/agent-scan";
+import { scanAgents } from "../agent-scan";
 import { UsageError, integer, many } from "../args";
 import type { ParsedArgs } from "../args";
 import { readPluginSettings } from "../plugin-settings";
@@ -31,7 +31,8 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	const staleMinutes = integer(args, "stale-minutes", 1) ?? shared.staleMinutes;
 	const folders = [router.layout.agentsFolder, ...shared.extraAgentFolders, ...extra];
 	const { agents, unreadable } = await scanAgents(vault, folders);
-	await router.buildIndex();
+	await router.indexSync.ensureLive();
+	await router.indexSync.ensureHistory();
 	const now = Date.now();
 	const queues = queueSummary(router.index, router.layout, now);
 	for (const path of unreadable) io.err(`could not read the frontmatter of ${path}`);

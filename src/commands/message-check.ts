@@ -54,7 +54,7 @@ export function checkOutboxNote(
 		for (const problem of validation.problems) addError(errors, fieldOf[problem.field] ?? FORM_ERROR, `${problem.field} ${problem.message}`);
 		return { errors };
 	}
-	const verdict = decideOutboxNote({ path: decidePath, text, mtime: now, group }, routingContext(services, now), 0);
+	const verdict = decideOutboxNote({ path: decidePath, text, mtime: now, group }, routingContext(services, now), { graceMs: 0 });
 	return { errors, verdict };
 }
 

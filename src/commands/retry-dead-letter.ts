@@ -163,21 +163,6 @@ export function correctableFields(services: RelayServices, dl: DeadLetter, now: 
 	return fields;
 }
 
-async function withLease<T>(services: RelayServices, work: () => Promise<T>): Promise<T> {
-	const port = new ObsidianVault(services.app);
-	const leasePath = services.relay.router.leasePath;
-	const holder = `retry-${newId()}`;
-	for (let attempt = 0; !(await port.acquireLease(leasePath, holder, 15000)); attempt++) {
-		if (attempt >= 30) throw new Error("another router is working on this vault; try again in a moment");
-		await new Promise((resolve) => window.setTimeout(resolve, 100));
-	}
-	try {
-		return await work();
-	} finally {
-		await port.releaseLease(leasePath, holder);
-	}
-}
-
 /**
  * Edits the dead letter in place (corrections, stamps removed, retry recorded), then moves it into
  * the sender's outbox. Both happen under the router lease, so no routing pass sees the note half
@@ -187,7 +172,7 @@ export async function requeue(services: RelayServices, dl: DeadLetter, correctio
 	const port = new ObsidianVault(services.app);
 	const outbox = services.relay.router.layout.box(sender, "outbox");
 	if (!outbox) throw new Error(`group "${sender}" is not in the registry`);
-	return withLease(services, async () => {
+	return (async () => {
 		await services.app.vault.process(dl.file, (text) => requeueText(dl.path, text, withCarried(dl, corrections), dl.timedOut, now));
 		await port.ensureFolder(outbox);
 		const base = stem(dl.path);
@@ -198,7 +183,7 @@ export async function requeue(services: RelayServices, dl: DeadLetter, correctio
 			if (result === "missing") throw new Error("the dead letter was moved or deleted meanwhile");
 		}
 		throw new Error(`no free file name in ${outbox}`);
-	});
+	})();
 }
 
 async function open(services: RelayServices, file: TFile): Promise<void> {

@@ -10,6 +10,8 @@ import { COMMAND_IDS } from "./command-ids";
 const OUTCOME_WORDS: Record<Outcome, string> = {
 	delivered: "delivered",
 	answered: "answered",
+	late: "answered late",
+	forwarded: "forwarded",
 	rejected: "rejected",
 	duplicate: "duplicate",
 	retried: "retried",

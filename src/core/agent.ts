@@ -3,6 +3,7 @@ import type { FindingHeading } from "./findings";
 import { isKnownStatus, isTerminal } from "./lifecycle";
 import { AGENT_RESULTS } from "./protocol";
 import { stem } from "./paths";
+import { parseTime } from "./time";
 import { isPlainObject } from "./text";
 
 // Agent status notes ("memory nodes", protocol section 5): what the sidebar and `a2a status` show.
@@ -48,15 +49,20 @@ function timeOf(value: unknown): number | undefined {
 	if (value instanceof Date) return value.getTime();
 	if (typeof value === "number" && Number.isFinite(value)) return value > 1e12 ? value : value * 1000;
 	if (typeof value === "string") {
-		const t = Date.parse(value);
+		const t = parseTime(value);
 		return Number.isNaN(t) ? undefined : t;
 	}
 	return undefined;
 }
 
+/** A message note (it has an envelope) is never an agent, whatever folder it sits in. */
+function isMessageFrontmatter(fm: Record<string, unknown>): boolean {
+	return fm.kind === "request" || fm.kind === "response" || typeof fm.trace_id === "string" || typeof fm.in_reply_to === "string" || typeof fm.request_type === "string";
+}
+
 /** Reads an agent note; null when the frontmatter has no `status` (then it is not an agent note). */
 export function readAgent(path: string, frontmatter: unknown, body: string, mtime?: number): AgentRecord | null {
-	if (!isPlainObject(frontmatter)) return null;
+	if (!isPlainObject(frontmatter) || isMessageFrontmatter(frontmatter)) return null;
 	const status = textOf(frontmatter.status);
 	if (status === undefined) return null;
 	const notes: string[] = [];

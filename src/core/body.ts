@@ -1,4 +1,5 @@
 import type { Payload } from "./message";
+import { setOwn } from "./text";
 
 // The payload as a note body: one `## Heading` per field. A heading maps to its payload key in lower
 // case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item.
@@ -27,9 +28,9 @@ export function parseBodySections(body: string): Payload {
 		if (key === null) return;
 		const text = buffer.join("\n").replace(/^\n+/, "").replace(/\s+$/, "");
 		if (LIST_KEYS.has(key)) {
-			payload[key] = buffer.map((line) => LIST_ITEM.exec(line)?.[1]).filter((item): item is string => item !== undefined);
+			setOwn(payload, key, buffer.map((line) => LIST_ITEM.exec(line)?.[1]).filter((item): item is string => item !== undefined));
 		} else {
-			payload[key] = text;
+			setOwn(payload, key, text);
 		}
 	};
 	let inFence = false;

@@ -21,6 +21,8 @@ export interface RequestDraft {
 	traceId?: string;
 	hopCount?: number;
 	route?: string[];
+	/** The request the sender is handling (rule 6). */
+	parentId?: string;
 	/** Other payload fields, in order, after the standard ones. */
 	extraPayload?: Payload;
 }
@@ -55,6 +57,7 @@ export function buildRequest(draft: RequestDraft, now: number): RequestMessage {
 	if (draft.priority) envelope.priority = draft.priority;
 	if (draft.timeoutSeconds !== undefined) envelope.timeout_seconds = draft.timeoutSeconds;
 	if (draft.route && draft.route.length > 0) envelope.route = [...draft.route];
+	if (draft.parentId) envelope.parent_id = draft.parentId;
 	const artifacts = (draft.artifacts ?? []).map((a) => a.trim()).filter((a) => a !== "");
 	const payload = payloadOf([
 		["question", cleanText(draft.question)],
@@ -102,16 +105,17 @@ export function buildResponse(draft: ResponseDraft, now: number): ResponseMessag
 	return { envelope, payload, extra: {} };
 }
 
-/** A forward: a new request on the same trace, one hop further, the route extended. */
+/**
+ * A forward: a new request on the same trace, one hop further, continuing the forwarded request (its
+ * parent): the router extends that request's route.
+ */
 export function buildForward(original: RequestMessage, from: string, to: string, note: string | undefined, now: number): RequestMessage {
 	const env = original.envelope;
-	const route = [...(env.route ?? [env.source_group])];
-	if (route[route.length - 1] !== from) route.push(from);
 	const payload: Payload = { ...original.payload };
 	const cleaned = cleanText(note);
 	if (cleaned) payload.forward_note = cleaned;
 	const forwarded = buildRequest(
-		{ from, to, type: env.request_type, priority: env.priority, timeoutSeconds: env.timeout_seconds, traceId: env.trace_id, hopCount: env.hop_count + 1, route },
+		{ from, to, type: env.request_type, priority: env.priority, timeoutSeconds: env.timeout_seconds, traceId: env.trace_id, hopCount: env.hop_count + 1, parentId: env.message_id },
 		now,
 	);
 	forwarded.payload = payload;

@@ -1,6 +1,7 @@
 import { Document, isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Node } from "yaml";
-import { isPlainObject } from "./text";
+import { parseSimpleYaml } from "./simple-yaml";
+import { isPlainObject, setOwn } from "./text";
 
 // Frontmatter handling shared by every reader and writer of notes: splitting a note into its YAML
 // block and its body, parsing YAML safely (alias bombs and duplicate keys are errors, never a hang),
@@ -142,7 +143,7 @@ const PARSED_LIMIT = 256;
 function parseFrontmatterShared(yaml: string): Record<string, unknown> {
 	const hit = parsed.get(yaml);
 	if (hit) return hit;
-	let data: unknown = yaml.trim() === "" ? {} : parseYamlSafe(yaml);
+	let data: unknown = yaml.trim() === "" ? {} : (parseSimpleYaml(yaml) ?? parseYamlSafe(yaml));
 	if (data === null || data === undefined) data = {};
 	if (!isPlainObject(data)) throw new YamlError("the frontmatter is not a mapping of fields");
 	if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
@@ -152,7 +153,18 @@ function parseFrontmatterShared(yaml: string): Record<string, unknown> {
 
 /** Parses a frontmatter block: always a mapping (an empty block is an empty mapping). */
 export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
-	return structuredClone(parseFrontmatterShared(yaml));
+	return cloneData(parseFrontmatterShared(yaml));
+}
+
+/** A deep copy of parsed YAML data (mappings, lists and scalars; own keys only, `__proto__` included). */
+export function cloneData<T>(value: T): T {
+	if (Array.isArray(value)) return value.map((item: unknown) => cloneData(item)) as T;
+	if (isPlainObject(value)) {
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value)) setOwn(out, key, cloneData(value[key]));
+		return out as T;
+	}
+	return value;
 }
 
 /** Reads the frontmatter of a note; null when it has none. Throws YamlError when it does not parse. */
@@ -208,7 +220,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 	if (split.unterminated) throw new YamlError("the frontmatter block is not closed by a --- line");
 	if (split.hasFrontmatter) {
 		const current = parseFrontmatterShared(split.yaml);
-		const working = structuredClone(current);
+		const working = cloneData(current);
 		edit(working);
 		const yaml = editTopLevelKeys(split.yaml, current, working);
 		if (yaml !== null) return `${split.bom}---${split.eol}${yaml}---${split.eol}${split.body}`;
@@ -216,7 +228,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 	const doc = split.hasFrontmatter && split.yaml.trim() !== "" ? parseDoc(split.yaml) : new Document({});
 	const before = docToJs(doc) ?? {};
 	if (!isPlainObject(before)) throw new YamlError("the frontmatter is not a mapping of fields");
-	const working = structuredClone(before);
+	const working = cloneData(before);
 	edit(working);
 	if (!isMap(doc.contents)) doc.contents = doc.createNode({});
 	for (const key of Object.keys(before)) {

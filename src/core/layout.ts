@@ -1,4 +1,4 @@
-import { DEFAULT_ROOT, FOLDER, REGISTRY_FILE } from "./protocol";
+import { DEFAULT_ROOT, FOLDER, LEASE_NOTE, REGISTRY_FILE, REGISTRY_NOTE } from "./protocol";
 import { isInside, joinPath, normalizeVaultPath, safeRelativeFolder } from "./paths";
 import type { Registry } from "./registry";
 
@@ -7,6 +7,7 @@ import type { Registry } from "./registry";
 // the A2A root or a registry group folder.
 
 export type Box = "inbox" | "outbox" | "archive";
+export const BOXES: readonly Box[] = ["inbox", "outbox", "archive"];
 
 export type Location =
 	| { area: "box"; box: Box; group: string }
@@ -29,6 +30,14 @@ export class VaultLayout {
 
 	get registryPath(): string {
 		return joinPath(this.root, REGISTRY_FILE);
+	}
+	/** The registry as a note (contract v2 section 2). */
+	get registryNotePath(): string {
+		return joinPath(this.root, REGISTRY_NOTE);
+	}
+	/** The router's lease note. */
+	get leasePath(): string {
+		return joinPath(this.root, LEASE_NOTE);
 	}
 	get deadLetterFolder(): string {
 		return joinPath(this.root, FOLDER.deadLetter);
@@ -76,22 +85,36 @@ export class VaultLayout {
 		return this.watchedFolders().some((folder) => isInside(path, folder));
 	}
 
-	/** Which folder of the layout a path is in (direct children of a box only; agents at any depth). */
-	locate(rawPath: string): Location {
-		const path = normalizeVaultPath(rawPath);
-		if (path === this.registryPath) return { area: "registry" };
-		for (const [group, folder] of this.groupFolders) {
-			for (const box of ["inbox", "outbox", "archive"] as const) {
-				const boxFolder = joinPath(folder, FOLDER[box]);
-				if (path.startsWith(`${boxFolder}/`) && !path.slice(boxFolder.length + 1).includes("/")) {
-					return { area: "box", box, group };
-				}
-			}
-		}
+	/**
+	 * Which folder of the layout a path is in (direct children of a box only; agents at any depth).
+	 * Only `/` separates: a path listed from a disk is taken as it is, whatever its name holds.
+	 */
+	locate(path: string): Location {
+		if (path === this.registryPath || path === this.registryNotePath) return { area: "registry" };
+		const slash = path.lastIndexOf("/");
+		const box = slash > 0 ? this.boxFolders().get(path.slice(0, slash)) : undefined;
+		if (box) return { area: "box", box: box.box, group: box.group };
 		if (isInside(path, this.deadLetterFolder) && path !== this.deadLetterFolder) return { area: "dead-letter" };
 		if (isInside(path, this.logFolder) && path !== this.logFolder) return { area: "log" };
 		if (isInside(path, this.agentsFolder) && path !== this.agentsFolder) return { area: "agents" };
 		return { area: "other" };
+	}
+
+	private boxes: Map<string, { group: string; box: Box }> | null = null;
+
+	/** Every box folder of every group, by path. */
+	private boxFolders(): Map<string, { group: string; box: Box }> {
+		if (this.boxes) return this.boxes;
+		this.boxes = new Map();
+		for (const [group, folder] of this.groupFolders) {
+			for (const box of BOXES) this.boxes.set(joinPath(folder, FOLDER[box]), { group, box });
+		}
+		return this.boxes;
+	}
+
+	/** The folders whose notes are messages: every group's boxes and the dead-letter folder. */
+	messageFolders(): string[] {
+		return [...this.boxFolders().keys(), this.deadLetterFolder];
 	}
 
 	/** True for any path the router may write: inside the root or a registry group folder. */

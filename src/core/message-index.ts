@@ -1,11 +1,13 @@
 import { kindOf } from "./message";
 import type { MessageKind } from "./protocol";
+import { ROUTER_SENDER } from "./protocol";
 import type { RawMessage } from "./message-parse";
 import type { Location } from "./layout";
+import { normalTime } from "./time";
 
-// The index of messages by path, message_id and trace_id: where each message is, its state and its
-// route. It answers cycle detection, duplicates, response correlation, timeouts and the view's
-// counts without reading notes again.
+// The index of messages by path, message_id, trace_id and in_reply_to: where each message is, its
+// state and its route. It answers cycle detection, duplicates, response correlation, timeouts and
+// the view's counts without reading notes again. Times are held in the router's UTC form.
 
 export interface IndexEntry {
 	path: string;
@@ -14,6 +16,7 @@ export interface IndexEntry {
 	messageId?: string;
 	traceId?: string;
 	inReplyTo?: string;
+	parentId?: string;
 	sourceGroup?: string;
 	targetGroup?: string;
 	requestType?: string;
@@ -32,11 +35,13 @@ export interface IndexEntry {
 	errorCode?: string;
 	errorMessage?: string;
 	processingTimeMs?: number;
+	/** A response delivered after its request timed out. */
+	late?: boolean;
 	/** Written by the router (an error or timeout response), not by a group. */
 	routerWritten?: boolean;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : v instanceof Date ? v.toISOString() : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
 export function entryFromRaw(path: string, location: Location, raw: RawMessage): IndexEntry {
@@ -48,6 +53,7 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 		messageId: str(f.message_id),
 		traceId: str(f.trace_id),
 		inReplyTo: str(f.in_reply_to),
+		parentId: str(f.parent_id),
 		sourceGroup: str(f.source_group),
 		targetGroup: str(f.target_group),
 		requestType: str(f.request_type),
@@ -56,17 +62,18 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 		route: Array.isArray(f.route) ? f.route.filter((g): g is string => typeof g === "string") : [],
 		hopCount: num(f.hop_count),
 		priority: str(f.priority),
-		created: str(f.created),
-		deliveredAt: str(f.delivered_at),
-		expiresAt: str(f.expires_at),
-		answeredAt: str(f.answered_at),
-		deadAt: str(f.dead_at),
+		created: normalTime(f.created) ?? str(f.created),
+		deliveredAt: normalTime(f.delivered_at),
+		expiresAt: normalTime(f.expires_at),
+		answeredAt: normalTime(f.answered_at),
+		deadAt: normalTime(f.dead_at),
 		attempt: num(f.attempt),
 		timeoutSeconds: num(f.timeout_seconds),
 		errorCode: str(f.error_code),
 		errorMessage: str(f.error_message),
 		processingTimeMs: num(f.processing_time_ms),
-		routerWritten: f.generated_by === "a2a-relay" ? true : undefined,
+		late: f.late === true ? true : undefined,
+		routerWritten: f.generated_by === ROUTER_SENDER ? true : undefined,
 	};
 }
 
@@ -85,10 +92,26 @@ function removeFrom(map: Map<string, Set<string>>, key: string | undefined, path
 	if (set.size === 0) map.delete(key);
 }
 
-/** A request that reached its target (it counts for cycles and duplicates). */
+/** True for a note the router has carried somewhere (it bears the router's stamps). */
+export function isRouted(entry: IndexEntry): boolean {
+	return entry.deliveredAt !== undefined || entry.deadAt !== undefined;
+}
+
+/** A request that reached its target (it counts for cycles, duplicates and answers). */
 export function wasDelivered(entry: IndexEntry): boolean {
-	if (entry.location.area === "box") return entry.location.box !== "outbox";
+	if (entry.location.area === "box") return entry.location.box !== "outbox" && entry.deliveredAt !== undefined;
 	return entry.location.area === "dead-letter" && entry.state === "timed_out";
+}
+
+/** A delivered request that still waits for its answer in its target's inbox. */
+export function isAwaitingAnswer(entry: IndexEntry): boolean {
+	return (
+		entry.kind === "request" &&
+		entry.location.area === "box" &&
+		entry.location.box === "inbox" &&
+		entry.deliveredAt !== undefined &&
+		(entry.state === "delivered" || entry.state === "retrying")
+	);
 }
 
 export class MessageIndex {

@@ -62,8 +62,12 @@ function readBareYaml(text: string): ReadResult | null {
 	}
 }
 
-/** Reads a note or YAML file into raw message fields; fails only when it cannot be read at all. */
-export function readRawMessage(text: string, path: string): ReadResult {
+/**
+ * Reads a note or YAML file into raw message fields; fails only when it cannot be read at all. With
+ * `withBody: false` the body's sections are not read (the payload then holds only a frontmatter
+ * `payload:` mapping): what indexing needs.
+ */
+export function readRawMessage(text: string, path: string, withBody = true): ReadResult {
 	try {
 		let data: Record<string, unknown>;
 		let body = "";
@@ -94,7 +98,7 @@ export function readRawMessage(text: string, path: string): ReadResult {
 		const payload = takePayload(fields);
 		if (typeof payload === "string") return { ok: false, reason: payload };
 		// The body wins over the frontmatter's payload mapping on a clash (protocol section 3).
-		const merged = { ...payload, ...parseBodySections(body) };
+		const merged = withBody ? { ...payload, ...parseBodySections(body) } : payload;
 		return { ok: true, raw: { fields, payload: merged, format, wrapperKind, frontmatterBytes } };
 	} catch (error) {
 		if (error instanceof YamlError) return { ok: false, reason: error.message };

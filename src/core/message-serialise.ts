@@ -2,6 +2,7 @@ import { fitsInBody, renderBodySections } from "./body";
 import { buildNote } from "./frontmatter";
 import { ENVELOPE_FIELD_ORDER } from "./message";
 import type { Envelope, Message, Payload } from "./message";
+import { setOwn } from "./text";
 
 // A message as a note: flat frontmatter in a stable field order, the payload as `## Heading`
 // sections. Values a body section could not carry unchanged (non-text values, text with its own
@@ -21,15 +22,15 @@ export function splitPayload(payload: Payload): { body: Payload; frontmatter: Pa
 	const body: Payload = {};
 	const frontmatter: Payload = {};
 	for (const [key, value] of Object.entries(payload)) {
-		if (fitsInBody(key, value)) body[key] = value;
-		else frontmatter[key] = value;
+		setOwn(fitsInBody(key, value) ? body : frontmatter, key, value);
 	}
 	return { body, frontmatter };
 }
 
 export function serialiseMessage(message: Message): string {
 	const { body, frontmatter } = splitPayload(message.payload);
-	const fields: Record<string, unknown> = { ...envelopeFields(message.envelope), ...message.extra };
+	const fields: Record<string, unknown> = envelopeFields(message.envelope);
+	for (const [key, value] of Object.entries(message.extra)) setOwn(fields, key, value);
 	if (Object.keys(frontmatter).length > 0) fields.payload = frontmatter;
 	return buildNote(fields, `\n${renderBodySections(body)}`);
 }

@@ -11,6 +11,8 @@ interface EnvelopeBase {
 	target_group?: string;
 	created?: string;
 	route?: string[];
+	/** The request its sender was handling when it made this one (rule 6). */
+	parent_id?: string;
 	// Written by the router only.
 	state?: MessageState;
 	delivered_at?: string;
@@ -21,6 +23,8 @@ interface EnvelopeBase {
 	/** One of protocol.ts's ErrorCode values when this router wrote it; any string is kept as read. */
 	error_code?: string;
 	error_message?: string;
+	/** When a request was sent on to a remote group (section 8). */
+	forwarded_at?: string;
 }
 
 export interface RequestEnvelope extends EnvelopeBase {
@@ -37,6 +41,8 @@ export interface ResponseEnvelope extends EnvelopeBase {
 	in_reply_to?: string;
 	status: ResponseStatus;
 	processing_time_ms?: number;
+	/** Stamped by the router on a response delivered after its request timed out. */
+	late?: boolean;
 }
 
 export type Envelope = RequestEnvelope | ResponseEnvelope;
@@ -60,6 +66,7 @@ export const ENVELOPE_FIELD_ORDER = [
 	"message_id",
 	"trace_id",
 	"in_reply_to",
+	"parent_id",
 	"hop_count",
 	"source_group",
 	"target_group",
@@ -78,6 +85,8 @@ export const ENVELOPE_FIELD_ORDER = [
 	"attempt",
 	"answered_at",
 	"dead_at",
+	"late",
+	"forwarded_at",
 ] as const;
 
 export type EnvelopeField = (typeof ENVELOPE_FIELD_ORDER)[number];

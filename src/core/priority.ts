@@ -1,5 +1,6 @@
 import { splitNote } from "./frontmatter";
 import { DEFAULT_PRIORITY } from "./protocol";
+import { parseTime } from "./time";
 import type { Priority } from "./protocol";
 
 // Routing order (protocol section 4): high before medium before low, then the oldest `created`.
@@ -17,7 +18,7 @@ function rank(priority: unknown): number {
 }
 
 function time(created: unknown): number {
-	const t = typeof created === "string" ? Date.parse(created) : Number.NaN;
+	const t = parseTime(created);
 	return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
 
@@ -33,6 +34,7 @@ export function compareForRouting(a: Orderable, b: Orderable): number {
 export function orderFields(text: string): { priority?: string; created?: string } {
 	const split = splitNote(text);
 	const head = split.hasFrontmatter ? split.yaml : text.slice(0, 8192);
-	const field = (name: string) => new RegExp(`^(?: {2})?${name}:[ \\t]*["']?([^"'\\s#]+)`, "m").exec(head)?.[1];
+	// The whole value up to a comment: a time may hold a space (PyYAML writes `2026-01-15 23:59:00+00:00`).
+	const field = (name: string) => new RegExp(`^(?: {2})?${name}:[ \\t]*["']?([^"'#\\n]*[^"'#\\s])`, "m").exec(head)?.[1];
 	return { priority: field("priority"), created: field("created") };
 }

@@ -1,8 +1,17 @@
-// The exact names of protocol contract v1 (docs/protocol.md): folder names, field names, values and
+// The exact names of protocol contract v2 (docs/protocol.md): folder names, field names, values and
 // error codes. Everything else refers to these constants so a typo cannot drift from the contract.
 
 export const DEFAULT_ROOT = "A2A";
 export const REGISTRY_FILE = "registry.yaml";
+/** The registry as a note (contract v2 section 2): carried by every sync service. */
+export const REGISTRY_NOTE = "registry.md";
+/** The router's lease: a note, so that every sync service carries it to every device. */
+export const LEASE_NOTE = "router.md";
+
+/** The `source_group` and `generated_by` of the responses the router writes itself. */
+export const ROUTER_SENDER = "a2a-relay";
+/** The default gateway group of `a2a serve` (section 8). */
+export const DEFAULT_GATEWAY_GROUP = "a2a-gateway";
 
 export const FOLDER = {
 	groups: "groups",
@@ -27,7 +36,7 @@ export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
 export const MESSAGE_KINDS = ["request", "response"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-export const MESSAGE_STATES = ["pending", "delivered", "answered", "retrying", "timed_out", "dead"] as const;
+export const MESSAGE_STATES = ["pending", "delivered", "answered", "retrying", "timed_out", "dead", "taken", "forwarded"] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
 
 export const ERROR_CODES = [
@@ -37,14 +46,19 @@ export const ERROR_CODES = [
 	"CYCLE_DETECTED",
 	"TIMEOUT",
 	"DUPLICATE",
+	"CANCELED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const CYCLE_DETECTION_MODES = ["chain", "trace"] as const;
+export type CycleDetection = (typeof CYCLE_DETECTION_MODES)[number];
 
 export const COMMUNICATION_DEFAULTS = {
 	max_hops: 5,
 	timeout_seconds: 30,
 	retry_attempts: 3,
-} as const;
+	cycle_detection: "chain" as CycleDetection,
+};
 
 /** Protocol rule 3: a note larger than this is rejected. */
 export const MAX_NOTE_BYTES = 100 * 1024;
@@ -55,5 +69,5 @@ export const AGENT_RESULTS = ["pass", "warning", "fail", "pending"] as const;
 export type AgentResult = (typeof AGENT_RESULTS)[number];
 
 /** Outcomes of one routing decision, as printed by `a2a route --json` and written to the log. */
-export const OUTCOMES = ["delivered", "answered", "rejected", "ignored", "retried", "timed_out", "duplicate"] as const;
+export const OUTCOMES = ["delivered", "answered", "late", "rejected", "ignored", "retried", "timed_out", "duplicate", "forwarded"] as const;
 export type Outcome = (typeof OUTCOMES)[number];

@@ -1,5 +1,6 @@
 import type { VaultLayout } from "./layout";
 import type { MessageIndex } from "./message-index";
+import { parseTime } from "./time";
 
 // Per-group message counts for the sidebar and `a2a status`.
 
@@ -36,7 +37,7 @@ export function queueSummary(index: MessageIndex, layout: VaultLayout, now: numb
 			const sender = groups.get(entry.sourceGroup);
 			if (!sender) continue;
 			sender.inFlight++;
-			const expires = entry.expiresAt ? Date.parse(entry.expiresAt) : Number.NaN;
+			const expires = parseTime(entry.expiresAt);
 			if (!Number.isNaN(expires) && expires <= now) sender.overdue++;
 		}
 	}

@@ -1,5 +1,6 @@
-import { YamlError, parseYamlSafe } from "./frontmatter";
-import { COMMUNICATION_DEFAULTS, DEFAULT_ROOT, FOLDER } from "./protocol";
+import { YamlError, parseYamlSafe, splitNote } from "./frontmatter";
+import { COMMUNICATION_DEFAULTS, CYCLE_DETECTION_MODES, DEFAULT_GATEWAY_GROUP, DEFAULT_ROOT, FOLDER } from "./protocol";
+import type { CycleDetection } from "./protocol";
 import { safeRelativeFolder } from "./paths";
 import { describeValue, isPlainObject } from "./text";
 
@@ -17,12 +18,21 @@ export interface GroupEntry {
 	description?: string;
 	/** A folder of the group's own (vault-relative), when the registry gives one. */
 	folder?: string;
+	/** The address of a remote A2A agent: requests to this group are forwarded over HTTP (section 8). */
+	url?: string;
+	/** A file (outside the registry) holding the bearer token for `url`. */
+	tokenFile?: string;
+	/** False when `a2a serve` must not serve this group. */
+	serve: boolean;
+	/** The group `a2a serve` writes inbound requests from (section 8). */
+	gateway: boolean;
 }
 
 export interface CommunicationSettings {
 	max_hops: number;
 	timeout_seconds: number;
 	retry_attempts: number;
+	cycle_detection: CycleDetection;
 }
 
 export interface RegistryError {
@@ -37,10 +47,12 @@ export interface Registry {
 	errors: RegistryError[];
 	/** False when the file itself could not be read as a registry (then `groups` is empty). */
 	usable: boolean;
+	/** Things worth telling the user that are not errors (e.g. both registry files exist). */
+	warnings: string[];
 }
 
 export function emptyRegistry(errors: RegistryError[] = [], usable = true): Registry {
-	return { communication: { ...COMMUNICATION_DEFAULTS }, groups: new Map(), errors, usable };
+	return { communication: { ...COMMUNICATION_DEFAULTS }, groups: new Map(), errors, usable, warnings: [] };
 }
 
 function readCommunication(raw: unknown, errors: RegistryError[]): CommunicationSettings {
@@ -50,14 +62,30 @@ function readCommunication(raw: unknown, errors: RegistryError[]): Communication
 		errors.push({ where: "communication", message: "must be a mapping; the defaults are used" });
 		return settings;
 	}
-	const minimum: Record<keyof CommunicationSettings, number> = { max_hops: 1, timeout_seconds: 1, retry_attempts: 0 };
-	for (const key of Object.keys(settings) as (keyof CommunicationSettings)[]) {
+	const minimum = { max_hops: 1, timeout_seconds: 1, retry_attempts: 0 };
+	for (const key of Object.keys(minimum) as (keyof typeof minimum)[]) {
 		const value = raw[key];
 		if (value === undefined || value === null) continue;
 		if (typeof value === "number" && Number.isInteger(value) && value >= minimum[key]) settings[key] = value;
 		else errors.push({ where: `communication.${key}`, message: `must be an integer >= ${minimum[key]}, got ${describeValue(value)}; the default ${settings[key]} is used` });
 	}
+	const mode = raw.cycle_detection;
+	if (mode !== undefined && mode !== null) {
+		if ((CYCLE_DETECTION_MODES as readonly unknown[]).includes(mode)) settings.cycle_detection = mode as CycleDetection;
+		else errors.push({ where: "communication.cycle_detection", message: `must be ${CYCLE_DETECTION_MODES.join(" or ")}, got ${describeValue(mode)}; the default ${settings.cycle_detection} is used` });
+	}
 	return settings;
+}
+
+/** An http(s) URL of a remote agent, or null. */
+function remoteUrl(value: unknown): string | null {
+	if (typeof value !== "string") return null;
+	try {
+		const url = new URL(value.trim());
+		return url.protocol === "http:" || url.protocol === "https:" ? url.toString() : null;
+	} catch {
+		return null;
+	}
 }
 
 function readEntry(key: string | null, raw: unknown, where: string, errors: RegistryError[]): GroupEntry | null {
@@ -71,7 +99,7 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 		errors.push({ where, message: `group id ${describeValue(id)} is not valid: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit` });
 		return null;
 	}
-	const entry: GroupEntry = { id };
+	const entry: GroupEntry = { id, serve: body.serve !== false, gateway: body.gateway === true };
 	const description = body.description;
 	if (typeof description === "string" || typeof description === "number" || typeof description === "boolean") entry.description = String(description);
 	else if (description !== undefined && description !== null) errors.push({ where, message: `description must be text, got ${describeValue(description)}; it is ignored` });
@@ -83,6 +111,16 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 		}
 		entry.folder = folder;
 	}
+	if (body.url !== undefined && body.url !== null) {
+		const url = remoteUrl(body.url);
+		if (url === null) {
+			errors.push({ where, message: `url ${describeValue(body.url)} must be an http:// or https:// address of an A2A agent` });
+			return null;
+		}
+		entry.url = url;
+	}
+	if (typeof body.token_file === "string" && body.token_file.trim() !== "") entry.tokenFile = body.token_file.trim();
+	else if (body.token !== undefined) errors.push({ where, message: "a token never goes in the registry: put it in a file and name that file with token_file" });
 	return entry;
 }
 
@@ -94,17 +132,17 @@ function overlaps(a: string, b: string): boolean {
  * `root` is the A2A root folder: a group's own folder may not overlap another group's, whether that
  * one is given in the registry or is the default `<root>/groups/<id>`.
  */
-export function parseRegistry(text: string, root = DEFAULT_ROOT): Registry {
+export function parseRegistry(text: string, root = DEFAULT_ROOT, source = "registry.yaml"): Registry {
 	let data: unknown;
 	const errors: RegistryError[] = [];
 	try {
 		data = text.trim() === "" ? {} : parseYamlSafe(text, (path) => errors.push({ where: path, message: "is defined twice; only the first definition is used" }));
 	} catch (error) {
 		const message = error instanceof YamlError ? error.message : String(error);
-		return emptyRegistry([{ where: "registry.yaml", message }], false);
+		return emptyRegistry([{ where: source, message }], false);
 	}
 	if (data === null || data === undefined) data = {};
-	if (!isPlainObject(data)) return emptyRegistry([{ where: "registry.yaml", message: "must be a mapping with communication and groups" }], false);
+	if (!isPlainObject(data)) return emptyRegistry([{ where: source, message: "must be a mapping with communication and groups" }], false);
 	const communication = readCommunication(data.communication, errors);
 	const groups = new Map<string, GroupEntry>();
 	const candidates: { entry: GroupEntry | null; where: string }[] = [];
@@ -128,6 +166,11 @@ export function parseRegistry(text: string, root = DEFAULT_ROOT): Registry {
 			errors.push({ where, message: `group id "${entry.id}" is defined twice; only the first definition is used` });
 			continue;
 		}
+		const sameFolder = [...groups.keys()].find((id) => id.toLowerCase() === entry.id.toLowerCase());
+		if (sameFolder !== undefined) {
+			errors.push({ where, message: `group id "${entry.id}" differs from "${sameFolder}" only in case: they would share one folder on macOS, Windows and phones; only "${sameFolder}" is used` });
+			continue;
+		}
 		const folderOf = (g: GroupEntry) => g.folder ?? `${root}/${FOLDER.groups}/${g.id}`;
 		const clash = [...groups.values()].find((g) => overlaps(folderOf(g), folderOf(entry)));
 		if (clash) {
@@ -136,7 +179,20 @@ export function parseRegistry(text: string, root = DEFAULT_ROOT): Registry {
 		}
 		groups.set(entry.id, entry);
 	}
-	return { communication, groups, errors, usable: true };
+	return { communication, groups, errors, usable: true, warnings: [] };
+}
+
+/** The registry written as a note (`registry.md`): its frontmatter holds the same mapping. */
+export function parseRegistryNote(text: string, root = DEFAULT_ROOT): Registry {
+	const split = splitNote(text);
+	if (!split.hasFrontmatter) return emptyRegistry([{ where: "registry.md", message: "has no frontmatter: the registry goes between two --- lines at the top of the note" }], false);
+	return parseRegistry(split.yaml, root, "registry.md");
+}
+
+/** The group `a2a serve` writes inbound requests from: the one marked `gateway: true`, else `a2a-gateway`. */
+export function gatewayGroup(registry: Registry): string {
+	for (const group of registry.groups.values()) if (group.gateway) return group.id;
+	return DEFAULT_GATEWAY_GROUP;
 }
 
 export function describeRegistryError(error: RegistryError): string {

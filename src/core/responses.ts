@@ -1,15 +1,19 @@
-import { newId } from "./ids";
+import { fitBytes } from "./file-names";
+import { shortHash } from "./hash";
 import type { Message, ResponseEnvelope } from "./message";
 import { serialiseMessage } from "./message-serialise";
 import { safeFileSegment } from "./paths";
-import { iso } from "./stamps";
+import { ROUTER_SENDER } from "./protocol";
+import { uuidFromText } from "./hash";
+import { iso } from "./time";
 
-// The responses the router itself writes: an error response for a rejected message (rule 9) and a
-// timeout response for a request nobody answered (rule 8). Their file names derive from the dead
-// message's id, so writing one twice (after a crash) finds it already there.
+// The responses the router itself writes (contract v2, rule 7): an error response for a rejected
+// message (rule 9) and a timeout response for a request nobody answered (rule 8). They come from
+// `a2a-relay`, never from the peer, and name the dead message in in_reply_to. Their names and ids
+// derive from what they report on: writing one again after an interruption finds it already there,
+// while a corrected note that is rejected again gets a response of its own.
 
-/** The `source_group` of responses written by the router rather than by a group. */
-export const ROUTER_SENDER = "a2a-relay";
+export { ROUTER_SENDER };
 
 /** Marks the responses the router writes itself: they report on a message, they do not answer it. */
 export const GENERATED_BY_FIELD = "generated_by";
@@ -20,36 +24,46 @@ export interface RouterResponse {
 	messageId: string;
 }
 
-export function routerResponse(options: {
+export interface RouterResponseInput {
 	kind: "error" | "timeout";
+	/** The message_id of the rejected or timed-out message. */
 	deadMessageId: string;
 	traceId: string;
+	/** The group the response goes to (the sender of the dead message). */
 	sender: string;
-	about: string;
+	/** The group the dead message was addressed to, when known. */
+	intendedTarget?: string;
 	code: string;
 	reason: string;
 	deadLetterPath: string;
+	/** What makes this rejection this one: the rejected note's text (a corrected note gets a new response). */
+	occasion: string;
 	now: number;
-}): RouterResponse {
-	const messageId = newId();
+}
+
+export function routerResponse(input: RouterResponseInput): RouterResponse {
+	const key = `${input.kind}\n${input.deadMessageId}\n${input.code}\n${input.occasion}`;
+	const messageId = uuidFromText(`router-response\n${key}`);
 	const envelope: ResponseEnvelope = {
 		kind: "response",
 		message_id: messageId,
-		trace_id: options.traceId,
-		in_reply_to: options.deadMessageId,
-		source_group: options.about,
-		target_group: options.sender,
-		status: options.kind === "error" ? "error" : "timeout",
-		created: iso(options.now),
-		error_code: options.code,
-		error_message: options.reason,
+		trace_id: input.traceId,
+		in_reply_to: input.deadMessageId,
+		source_group: ROUTER_SENDER,
+		target_group: input.sender,
+		status: input.kind === "error" ? "error" : "timeout",
+		created: iso(input.now),
+		error_code: input.code,
+		error_message: input.reason,
 		state: "delivered",
-		delivered_at: iso(options.now),
+		delivered_at: iso(input.now),
 	};
+	const to = input.intendedTarget ? ` to ${input.intendedTarget}` : "";
 	const summary =
-		options.kind === "error"
-			? `Your message was not delivered: ${options.reason}. Fix it and send it again; the original is kept in the dead-letter folder.`
-			: `Nobody answered in time: ${options.reason}.`;
-	const message: Message = { envelope, payload: { answer: summary, dead_letter: `[[${options.deadLetterPath}]]` }, extra: { [GENERATED_BY_FIELD]: ROUTER_SENDER } };
-	return { fileName: `${options.kind}-${safeFileSegment(options.deadMessageId)}.md`, text: serialiseMessage(message), messageId };
+		input.kind === "error"
+			? `Your message${to} was not delivered: ${input.reason}. Fix it and send it again; the original is kept in the dead-letter folder.`
+			: `Nobody answered your request${to} in time: ${input.reason}.`;
+	const message: Message = { envelope, payload: { answer: summary, dead_letter: `[[${input.deadLetterPath}]]` }, extra: { [GENERATED_BY_FIELD]: ROUTER_SENDER } };
+	const idPart = fitBytes(safeFileSegment(input.deadMessageId), 100);
+	return { fileName: `${input.kind}-${idPart}-${shortHash(key, 10)}.md`, text: serialiseMessage(message), messageId };
 }

@@ -5,13 +5,13 @@ import { isRequest } from "./message";
 import type { Message, RequestMessage, ResponseMessage } from "./message";
 import { isMessagePath, readRawMessage } from "./message-parse";
 import type { RawMessage, ReadResult } from "./message-parse";
-import { wasDelivered } from "./message-index";
+import { isAwaitingAnswer, wasDelivered } from "./message-index";
 import type { IndexEntry, MessageIndex } from "./message-index";
 import type { ErrorCode } from "./protocol";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
 
-// The routing decisions of protocol section 4, rules 1 to 6: pure functions of a note, the
+// The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
 // registry and the message index. The router (src/router) carries them out through the vault port.
 
 export interface RoutingContext {
@@ -25,25 +25,27 @@ export interface OutboxNote {
 	path: string;
 	text: string;
 	mtime: number;
-	/** Bytes, when known from a listing. */
+	/** Bytes, when known. */
 	size?: number;
-	/** The file's identity from the listing (FileInfo.id), when the adapter gives one. */
-	fileId?: string;
 	/** The group whose outbox holds the note. */
 	group: string;
 	/** The note already read by readRawMessage, when the caller has it. */
 	read?: ReadResult;
+	/** The note is open in an editor (inside Obsidian): it is left alone until it is quiet. */
+	editing?: boolean;
 }
 
 export type Verdict =
 	| { action: "ignore"; reason: string }
 	| { action: "wait"; reason: string }
-	| { action: "deliver"; message: RequestMessage; raw: RawMessage; target: string }
-	| { action: "answer"; message: ResponseMessage; raw: RawMessage; target: string; request?: IndexEntry }
+	| { action: "deliver"; message: RequestMessage; raw: RawMessage; target: string; route: string[]; parentId?: string }
+	| { action: "answer"; message: ResponseMessage; raw: RawMessage; target: string; request?: IndexEntry; late: boolean }
 	| { action: "duplicate"; raw: RawMessage; existing: IndexEntry }
 	| { action: "reject"; code: ErrorCode; reason: string; raw?: RawMessage };
 
-/** Groups that took part in a trace as sender or receiver of a delivered request. */
+const reject = (code: ErrorCode, reason: string, raw?: RawMessage): Verdict => ({ action: "reject", code, reason, raw });
+
+/** Groups that took part in a trace as sender or receiver of a delivered request (rule 6, `trace`). */
 export function traceParticipants(index: MessageIndex, traceId: string, excludePath?: string): Set<string> {
 	const groups = new Set<string>();
 	for (const entry of index.inTrace(traceId)) {
@@ -58,106 +60,169 @@ export function traceParticipants(index: MessageIndex, traceId: string, excludeP
 /** The delivered copy of a message id, if any (rule 6: then this note is a duplicate). */
 export function deliveredCopy(index: MessageIndex, messageId: string | undefined, excludePath: string): IndexEntry | undefined {
 	if (!isAcceptableMessageId(messageId)) return undefined;
-	return index.withId(messageId).find((e) => e.path !== excludePath && wasDelivered(e));
+	return index.withId(messageId).find((e) => e.path !== excludePath && (wasDelivered(e) || (e.location.area === "dead-letter" && e.errorCode === "CANCELED")));
 }
 
-/** The route of the latest request of a trace delivered to `group`: how the chain reached it. */
-export function routeInto(index: MessageIndex, traceId: string, group: string): string[] {
-	const into = index.inTrace(traceId).filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === group && e.route.length > 0);
-	into.sort((a, b) => ((a.deliveredAt ?? "") < (b.deliveredAt ?? "") ? 1 : -1));
-	return into[0]?.route ?? [];
-}
+const byDeliveryDesc = (a: IndexEntry, b: IndexEntry): number => ((a.deliveredAt ?? "") < (b.deliveredAt ?? "") ? 1 : -1);
 
-/** The request a response answers: by in_reply_to, else the latest request of the trace delivered to the responder. */
-export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
-	if (response.in_reply_to) {
-		// Only a request delivered to the responder: a group cannot answer, and so archive, a request
-		// that another group received.
-		const byId = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === response.source_group);
-		if (byId.length > 0) return byId[0];
+/**
+ * The request a new request continues (rule 6): the one its `parent_id` names, else the latest
+ * request of the trace that waits in the sender's inbox; undefined for a request at the top of a
+ * trace. `missing` when `parent_id` names no request delivered to the sender.
+ */
+export function parentOf(index: MessageIndex, traceId: string, sender: string, parentId: string | undefined): IndexEntry | "missing" | undefined {
+	if (parentId !== undefined) {
+		const named = index.withId(parentId).filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === sender);
+		named.sort(byDeliveryDesc);
+		return named[0] ?? "missing";
 	}
-	const candidates = index
-		.inTrace(response.trace_id)
-		.filter((e) => e.kind === "request" && wasDelivered(e) && e.targetGroup === response.source_group);
-	candidates.sort((a, b) => ((a.deliveredAt ?? "") < (b.deliveredAt ?? "") ? 1 : -1));
-	return candidates[0];
+	const waiting = index.inTrace(traceId).filter((e) => isAwaitingAnswer(e) && e.targetGroup === sender);
+	waiting.sort(byDeliveryDesc);
+	return waiting[0];
+}
+
+/** The chain a request continues: its parent's route (ending with the sender), or just the sender. */
+export function chainOf(parent: IndexEntry | undefined, sender: string, ownRoute: string[] | undefined): string[] {
+	let chain: string[];
+	if (parent) chain = parent.route.length > 0 ? [...parent.route] : [parent.sourceGroup ?? sender, sender];
+	else chain = ownRoute && ownRoute.length > 0 ? [...ownRoute] : [sender];
+	if (chain[chain.length - 1] !== sender) chain.push(sender);
+	return chain;
+}
+
+/**
+ * The request a response answers (rule 7): the one `in_reply_to` names, else the latest request of
+ * the trace waiting in the responder's inbox. Strict: nothing is guessed when in_reply_to is given.
+ */
+export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
+	if (response.in_reply_to !== undefined) {
+		const named = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && (wasDelivered(e) || e.location.area === "dead-letter"));
+		named.sort(byDeliveryDesc);
+		return named[0];
+	}
+	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
+	waiting.sort(byDeliveryDesc);
+	return waiting[0];
 }
 
 function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNote, ctx: RoutingContext): Verdict {
 	const env = message.envelope;
-	if (!ctx.layout.hasGroup(env.target_group)) {
-		return { action: "reject", code: "GROUP_NOT_FOUND", reason: unknownGroup(env.target_group, ctx), raw };
-	}
+	if (!ctx.layout.hasGroup(env.target_group)) return reject("GROUP_NOT_FOUND", unknownGroup(env.target_group, ctx), raw);
 	const maxHops = ctx.registry.communication.max_hops;
 	if (env.hop_count >= maxHops) {
-		return {
-			action: "reject",
-			code: "MAX_HOPS_EXCEEDED",
-			reason: `hop_count is ${env.hop_count}; this registry allows at most ${maxHops} hops (hop counts 0 to ${maxHops - 1})`,
-			raw,
-		};
+		return reject("MAX_HOPS_EXCEEDED", `hop_count is ${env.hop_count}; this registry allows at most ${maxHops} hops (hop counts 0 to ${maxHops - 1})`, raw);
 	}
 	const existing = deliveredCopy(ctx.index, env.message_id, note.path);
 	if (existing) return { action: "duplicate", raw, existing };
-	const participants = traceParticipants(ctx.index, env.trace_id, note.path);
-	for (const g of env.route ?? routeInto(ctx.index, env.trace_id, env.source_group)) participants.add(g);
-	participants.add(env.source_group);
-	if (participants.has(env.target_group)) {
-		return {
-			action: "reject",
-			code: "CYCLE_DETECTED",
-			reason: `${env.target_group} has already taken part in trace ${env.trace_id} (${[...participants].sort().join(", ")})`,
-			raw,
-		};
+	const parent = parentOf(ctx.index, env.trace_id, env.source_group, env.parent_id);
+	if (parent === "missing") {
+		return reject("INVALID_MESSAGE", `parent_id "${env.parent_id ?? ""}" names no request delivered to ${env.source_group}: give the message_id of the request ${env.source_group} is handling, or leave parent_id out`, raw);
 	}
-	return { action: "deliver", message, raw, target: env.target_group };
+	if (parent && parent.traceId !== env.trace_id) {
+		return reject("INVALID_MESSAGE", `parent_id names a request of trace ${parent.traceId ?? "?"}; a request continues the trace of its parent (trace_id ${parent.traceId ?? "?"})`, raw);
+	}
+	const chain = chainOf(parent, env.source_group, env.route);
+	const cycle = cycleReason(env.target_group, chain, env.trace_id, note.path, ctx);
+	if (cycle) return reject("CYCLE_DETECTED", cycle, raw);
+	const inferredParent = parent && env.parent_id === undefined ? parent.messageId : undefined;
+	return { action: "deliver", message, raw, target: env.target_group, route: [...chain, env.target_group], parentId: inferredParent };
+}
+
+/** Rule 6: why a request to `target` along `chain` is a cycle, or null when it is not. */
+function cycleReason(target: string, chain: string[], traceId: string, path: string, ctx: RoutingContext): string | null {
+	if (ctx.registry.communication.cycle_detection === "trace") {
+		const participants = traceParticipants(ctx.index, traceId, path);
+		for (const g of chain) participants.add(g);
+		if (!participants.has(target)) return null;
+		return `${target} has already taken part in trace ${traceId} (${[...participants].sort().join(", ")}); this registry uses cycle_detection: trace`;
+	}
+	if (!chain.includes(target)) return null;
+	return `${target} is already on this request's chain (${[...chain, target].join(" -> ")}): the request would come back to a group that is still waiting for it`;
 }
 
 function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxNote, ctx: RoutingContext): Verdict {
 	const env = message.envelope;
 	const request = requestAnswered(ctx.index, env);
-	const target = env.target_group ?? request?.sourceGroup;
-	if (target === undefined) {
-		return {
-			action: "reject",
-			code: "INVALID_MESSAGE",
-			reason: "target_group is missing and no delivered request matches in_reply_to or the trace for this group",
-			raw,
-		};
+	if (!request) {
+		const reason =
+			env.in_reply_to !== undefined
+				? `in_reply_to "${env.in_reply_to}" names no request that was delivered`
+				: `no request of trace ${env.trace_id} waits for an answer from ${env.source_group}: give in_reply_to, the message_id of the request you answer`;
+		return reject("INVALID_MESSAGE", reason, raw);
 	}
-	if (!ctx.layout.hasGroup(target)) return { action: "reject", code: "GROUP_NOT_FOUND", reason: unknownGroup(target, ctx), raw };
+	if (env.message_id !== undefined && env.message_id === request.messageId) {
+		return reject("INVALID_MESSAGE", `message_id "${env.message_id}" is the request's own id: a response needs a message_id of its own`, raw);
+	}
+	if (request.targetGroup !== env.source_group) {
+		return reject("INVALID_MESSAGE", `only the group that holds a request may answer it: request ${request.messageId ?? "?"} was delivered to ${request.targetGroup ?? "?"}, not to ${env.source_group}`, raw);
+	}
+	const target = request.sourceGroup;
+	if (target === undefined) return reject("INVALID_MESSAGE", `request ${request.messageId ?? "?"} names no source_group to answer to`, raw);
+	if (env.target_group !== undefined && env.target_group !== target) {
+		return reject("INVALID_MESSAGE", `target_group is ${env.target_group} but request ${request.messageId ?? "?"} came from ${target}: leave target_group out, or name ${target}`, raw);
+	}
+	const late = request.location.area === "dead-letter" && request.state === "timed_out";
+	if (!late && !isAwaitingAnswer(request)) {
+		const why =
+			request.location.area === "dead-letter"
+				? `was not delivered (${request.errorCode ?? "dead letter"}): there is nothing to answer`
+				: `is already ${request.state === "answered" ? "answered" : request.state ?? "closed"}`;
+		return reject("INVALID_MESSAGE", `request ${request.messageId ?? "?"} ${why}`, raw);
+	}
+	if (!ctx.layout.hasGroup(target)) return reject("GROUP_NOT_FOUND", unknownGroup(target, ctx), raw);
 	const existing = deliveredCopy(ctx.index, env.message_id, note.path);
 	if (existing) return { action: "duplicate", raw, existing };
-	return { action: "answer", message, raw, target, request };
+	return { action: "answer", message, raw, target, request, late };
 }
 
-function unknownGroup(group: string, ctx: RoutingContext): string {
+export function unknownGroup(group: string, ctx: Pick<RoutingContext, "layout">): string {
 	const known = ctx.layout.groupIds();
 	return `group "${group}" is not in the registry (known groups: ${known.length > 0 ? known.join(", ") : "none"})`;
 }
 
+export interface DecideOptions {
+	/** How long a note that does not parse or is invalid may wait for its writer (rule 2). */
+	graceMs: number;
+}
+
+/** True when a note's writer may still be at work on it (rule 2). */
+function mayStillBeWritten(note: OutboxNote, now: number, graceMs: number): boolean {
+	if (graceMs <= 0) return false;
+	// Bounded on both sides, so that a skewed clock can never hold a note back for ever.
+	const age = now - note.mtime;
+	return age < graceMs && age > -graceMs;
+}
+
 /** Decides what to do with one note found in a group's outbox. */
-export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, graceMs: number): Verdict {
+export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, options: DecideOptions): Verdict {
 	const ignored = ignoreReason(note.path);
 	if (ignored) return { action: "ignore", reason: ignored };
 	// Only notes and YAML files are messages; an attachment dropped into an outbox stays where it is.
 	if (!isMessagePath(note.path)) return { action: "ignore", reason: "not a note (.md) or YAML file" };
+	// An empty note is a draft (Obsidian's "New note"): never routed, never taken away.
+	if (note.text.trim() === "") return { action: "ignore", reason: "an empty note: left for its writer" };
+	const fresh = mayStillBeWritten(note, ctx.now, options.graceMs);
+	if (note.editing && fresh) return { action: "wait", reason: "open in an editor and changed in the last seconds" };
 	const read = note.read ?? readRawMessage(note.text, note.path);
 	if (!read.ok) {
-		// Age is bounded on both sides so that a skewed clock can never hold a note back for ever.
-		const age = ctx.now - note.mtime;
-		if (graceMs > 0 && age < graceMs && age > -graceMs) return { action: "wait", reason: read.reason };
-		return { action: "reject", code: "INVALID_MESSAGE", reason: read.reason };
+		if (fresh) return { action: "wait", reason: read.reason };
+		return reject("INVALID_MESSAGE", read.reason);
 	}
 	if (read.raw.fields.quarantined === true) {
 		const reason = typeof read.raw.fields.error_message === "string" ? read.raw.fields.error_message : "the note could not be read";
-		return { action: "reject", code: "INVALID_MESSAGE", reason, raw: read.raw };
+		return reject("INVALID_MESSAGE", reason, read.raw);
 	}
 	const validation = validateNote(read.raw, note.text, note.group);
-	if (!validation.ok) return { action: "reject", code: "INVALID_MESSAGE", reason: formatProblems(validation.problems), raw: read.raw };
+	if (!validation.ok) {
+		if (fresh) return { action: "wait", reason: formatProblems(validation.problems) };
+		return reject("INVALID_MESSAGE", formatProblems(validation.problems), read.raw);
+	}
 	const message: Message = validation.message;
 	return isRequest(message) ? decideRequest(message, read.raw, note, ctx) : decideResponse(message as ResponseMessage, read.raw, note, ctx);
 }
+
+/** Rule 7: a note in an inbox that the router did not deliver there. */
+export const WRITE_INTO_OUTBOX = "the router did not deliver this note here (it has no delivered_at): write into your outbox, and the router delivers it";
 
 /** A usable trace id for an error response about a note (its own when it has one). */
 export function traceOf(raw: RawMessage | undefined): string | undefined {

@@ -1,21 +1,25 @@
 import { parseBodySections, renderBodySections } from "./body";
-import { buildNote, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
+import { buildNote, cloneData, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
+import { isAwaitingAnswer } from "./message-index";
 import { ENVELOPE_FIELD_ORDER } from "./message";
 import type { Payload } from "./message";
 import { readRawMessage } from "./message-parse";
+import type { RawMessage } from "./message-parse";
 import type { IndexEntry } from "./message-index";
 import { splitPayload } from "./message-serialise";
 import type { CommunicationSettings } from "./registry";
+import { hasOwn, setOwn } from "./text";
+import { iso, parseTime } from "./time";
 
 // What the router writes into a note at each step (protocol section 3, "fields the router writes"),
 // and the timeout schedule of rule 8. Each stamp is a function of the note's current frontmatter, so
 // running it twice (after a crash, or by two routers) gives the same note.
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export { iso };
 
-function ensureIdentity(fm: Record<string, unknown>, now: number): void {
-	if (!isAcceptableMessageId(fm.message_id)) fm.message_id = newId();
+function ensureIdentity(fm: Record<string, unknown>, now: number, fallbackId: string): void {
+	if (!isAcceptableMessageId(fm.message_id)) fm.message_id = fallbackId;
 	if (fm.created === undefined || fm.created === null || fm.created === "") fm.created = iso(now);
 }
 
@@ -29,37 +33,52 @@ export function timeoutOf(fm: { timeout_seconds?: unknown }, settings: Communica
 	return typeof t === "number" && Number.isInteger(t) && t > 0 ? t : settings.timeout_seconds;
 }
 
-/**
- * `inherited` is the route of the request that brought the chain to the sender, used when the
- * note itself gives none (an agent continuing a trace need not copy it).
- */
-export function stampDeliveredRequest(fm: Record<string, unknown>, target: string, now: number, settings: CommunicationSettings, inherited: string[] = []): void {
-	ensureIdentity(fm, now);
+export interface RequestStamp {
+	target: string;
+	now: number;
+	settings: CommunicationSettings;
+	/** The chain the request travelled, its target last (rule 6). */
+	route: string[];
+	/** The request its sender was handling, when the router inferred it (rule 6). */
+	parentId?: string;
+	/** The id the note gets when it has none. */
+	fallbackId: string;
+}
+
+export function stampDeliveredRequest(fm: Record<string, unknown>, stamp: RequestStamp): void {
+	ensureIdentity(fm, stamp.now, stamp.fallbackId);
 	if (fm.kind == null) fm.kind = "request";
-	const own = Array.isArray(fm.route) ? fm.route.filter((g): g is string => typeof g === "string") : [];
-	const route = own.length > 0 ? own : [...inherited];
-	const source = typeof fm.source_group === "string" ? fm.source_group : undefined;
-	if (source && route[route.length - 1] !== source && route[route.length - 1] !== target) route.push(source);
-	if (route[route.length - 1] !== target) route.push(target);
-	fm.route = route;
+	fm.route = [...stamp.route];
+	if (stamp.parentId !== undefined && fm.parent_id == null) fm.parent_id = stamp.parentId;
 	fm.state = "delivered";
-	fm.delivered_at = iso(now);
-	fm.expires_at = iso(now + attemptTimeoutSeconds(timeoutOf(fm, settings), 1) * 1000);
+	fm.delivered_at = iso(stamp.now);
+	fm.expires_at = iso(stamp.now + attemptTimeoutSeconds(timeoutOf(fm, stamp.settings), 1) * 1000);
 	fm.attempt = 1;
 	for (const stale of ["answered_at", "dead_at", "error_code", "error_message"]) delete fm[stale];
 }
 
-export function stampDeliveredResponse(fm: Record<string, unknown>, target: string, now: number, request?: IndexEntry): void {
-	ensureIdentity(fm, now);
+export interface ResponseStamp {
+	target: string;
+	now: number;
+	request?: Pick<IndexEntry, "messageId" | "deliveredAt">;
+	/** The request had timed out when the answer came (rule 7). */
+	late: boolean;
+	fallbackId: string;
+}
+
+export function stampDeliveredResponse(fm: Record<string, unknown>, stamp: ResponseStamp): void {
+	const { now, request } = stamp;
+	ensureIdentity(fm, now, stamp.fallbackId);
 	if (fm.kind == null) fm.kind = "response";
 	// PyYAML writes absent values as null: treat them as absent.
-	if (fm.target_group == null) fm.target_group = target;
+	if (fm.target_group == null) fm.target_group = stamp.target;
 	if (fm.in_reply_to == null && request?.messageId) fm.in_reply_to = request.messageId;
 	if (fm.processing_time_ms == null && request?.deliveredAt) {
-		const answeredAt = typeof fm.created === "string" ? Date.parse(fm.created) : now;
-		const elapsed = (Number.isNaN(answeredAt) ? now : answeredAt) - Date.parse(request.deliveredAt);
+		const written = parseTime(fm.created);
+		const elapsed = (Number.isNaN(written) ? now : written) - parseTime(request.deliveredAt);
 		if (Number.isFinite(elapsed)) fm.processing_time_ms = Math.max(0, Math.round(elapsed));
 	}
+	if (stamp.late) fm.late = true;
 	fm.state = "delivered";
 	fm.delivered_at = iso(now);
 }
@@ -69,21 +88,42 @@ export function stampAnswered(fm: Record<string, unknown>, now: number): void {
 	if (typeof fm.answered_at !== "string") fm.answered_at = iso(now);
 }
 
-export function stampDead(fm: Record<string, unknown>, code: string, reason: string, now: number, state: "dead" | "timed_out" = "dead"): void {
-	if (!isAcceptableMessageId(fm.message_id)) fm.message_id = newId();
+/** A response its requester has read and taken out of its inbox (`a2a take`). */
+export function stampTaken(fm: Record<string, unknown>): void {
+	fm.state = "taken";
+}
+
+export function stampDead(fm: Record<string, unknown>, code: string, reason: string, now: number, state: "dead" | "timed_out" = "dead", fallbackId?: string): void {
+	if (!isAcceptableMessageId(fm.message_id)) fm.message_id = fallbackId ?? newId();
 	fm.state = state;
 	fm.dead_at = iso(now);
 	fm.error_code = code;
 	fm.error_message = reason;
 }
 
+/** True when a delivered request is past its `expires_at` without an answer: rule 8 acts on it now. */
+export function isDue(entry: IndexEntry, now: number): boolean {
+	if (!isAwaitingAnswer(entry)) return false;
+	const expires = parseTime(entry.expiresAt);
+	return !Number.isNaN(expires) && now >= expires;
+}
+
+/** The next time (epoch ms) at which some request of `entries` becomes due, or null. */
+export function nextDueTime(entries: Iterable<IndexEntry>): number | null {
+	let next: number | null = null;
+	for (const entry of entries) {
+		if (!isAwaitingAnswer(entry)) continue;
+		const expires = parseTime(entry.expiresAt);
+		if (!Number.isNaN(expires) && (next === null || expires < next)) next = expires;
+	}
+	return next;
+}
+
 export type TimeoutStep = { action: "retry"; attempt: number; expiresAt: string } | { action: "timeout" } | null;
 
 /** Rule 8 for one delivered request: nothing yet, a retry, or the final timeout. */
 export function timeoutStep(entry: IndexEntry, now: number, settings: CommunicationSettings): TimeoutStep {
-	if (entry.kind !== "request" || (entry.state !== "delivered" && entry.state !== "retrying")) return null;
-	const expires = entry.expiresAt ? Date.parse(entry.expiresAt) : Number.NaN;
-	if (Number.isNaN(expires) || now < expires) return null;
+	if (!isDue(entry, now)) return null;
 	const attempt = entry.attempt ?? 1;
 	if (attempt > settings.retry_attempts) return { action: "timeout" };
 	const next = attempt + 1;
@@ -99,8 +139,8 @@ export function stampRetry(fm: Record<string, unknown>, attempt: number, expires
 
 function orderedFields(fields: Record<string, unknown>): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
-	for (const key of ENVELOPE_FIELD_ORDER) if (fields[key] !== undefined) out[key] = fields[key];
-	for (const [key, value] of Object.entries(fields)) if (!(key in out)) out[key] = value;
+	for (const key of ENVELOPE_FIELD_ORDER) if (fields[key] !== undefined) setOwn(out, key, fields[key]);
+	for (const [key, value] of Object.entries(fields)) if (!hasOwn(out, key)) setOwn(out, key, value);
 	return out;
 }
 
@@ -115,14 +155,14 @@ export function flattenMessageText(text: string, path: string, edit: (fm: Record
 	if (!read.ok) return null;
 	const { raw } = read;
 	if (raw.format === "flat") return updateFrontmatterText(text, edit);
-	const fields: Record<string, unknown> = { ...raw.fields };
+	const fields: Record<string, unknown> = cloneData(raw.fields);
 	if (fields.kind === undefined && raw.wrapperKind) fields.kind = raw.wrapperKind;
 	edit(fields);
 	const split = raw.format === "wrapped" ? splitNote(text) : null;
 	const existing = split ? split.body : "";
 	const inBody = parseBodySections(existing);
 	const rest: Payload = {};
-	for (const [key, value] of Object.entries(raw.payload)) if (!(key in inBody)) rest[key] = value;
+	for (const [key, value] of Object.entries(raw.payload)) if (!hasOwn(inBody, key)) setOwn(rest, key, value);
 	const { body, frontmatter } = splitPayload(rest);
 	const out = orderedFields(fields);
 	if (Object.keys(frontmatter).length > 0) out.payload = frontmatter;
@@ -150,4 +190,18 @@ export function unquarantineText(text: string): string | null {
 		return null;
 	}
 	return split.body.slice(1);
+}
+
+/**
+ * A note's text with a stamp applied, and the fields it then has: flat notes get the edit (every
+ * other byte kept), the seed's wrapper and YAML files are rewritten into the flat form.
+ */
+export function stampNoteText(text: string, path: string, format: RawMessage["format"], edit: (fm: Record<string, unknown>) => void): { text: string; fields: Record<string, unknown> } {
+	let fields: Record<string, unknown> = {};
+	const capture = (fm: Record<string, unknown>) => {
+		edit(fm);
+		fields = fm;
+	};
+	const stamped = format === "flat" ? updateFrontmatterText(text, capture) : (flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture));
+	return { text: stamped, fields };
 }

@@ -33,3 +33,16 @@ export function describeValue(value: unknown): string {
 	if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
 	return `a ${typeof value}`;
 }
+
+/**
+ * Sets an own property, whatever its name: `__proto__`, `constructor` and `toString` are data in a
+ * note, never the object's prototype or methods.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+	Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** True when `target` has `key` as its own property (never an inherited one such as `constructor`). */
+export function hasOwn(target: object, key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(target, key);
+}

@@ -11,7 +11,8 @@ import {
 	RESPONSE_STATUSES,
 } from "./protocol";
 import { isGroupId } from "./registry";
-import { describeValue, isPlainObject, utf8Length } from "./text";
+import { describeValue, isPlainObject, setOwn, utf8Length } from "./text";
+import { isIsoTime } from "./time";
 
 // Validation of protocol rule 3: every problem at once, each naming its field, so an agent can fix
 // its message in one go. The result is the basis of INVALID_MESSAGE errors.
@@ -32,8 +33,7 @@ export interface ValidationContext {
 
 type Check = (value: unknown) => string | null;
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const isoTime: Check = (v) => (typeof v === "string" && ISO_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v)) ? null : `must be an ISO 8601 time, got ${describeValue(v)}`);
+const isoTime: Check = (v) => (isIsoTime(v) ? null : `must be an ISO 8601 time, got ${describeValue(v)}`);
 const oneOf =
 	(set: readonly string[]): Check =>
 	(v) =>
@@ -62,6 +62,8 @@ const COMMON: Record<string, Check> = {
 	answered_at: isoTime,
 	dead_at: isoTime,
 	attempt: intAtLeast(1),
+	parent_id: messageId,
+	forwarded_at: isoTime,
 	error_code: text,
 	error_message: (v) => (typeof v === "string" ? null : `must be text, got ${describeValue(v)}`),
 };
@@ -79,6 +81,7 @@ const RESPONSE: Record<string, Check> = {
 	in_reply_to: messageId,
 	status: oneOf(RESPONSE_STATUSES),
 	processing_time_ms: intAtLeast(0),
+	late: (v) => (typeof v === "boolean" ? null : `must be true or false, got ${describeValue(v)}`),
 };
 
 const REQUIRED = {
@@ -89,7 +92,7 @@ const REQUIRED = {
 /** Fields that only belong to the other kind: a request with `status` is a mistake worth naming. */
 const FOREIGN = {
 	request: ["in_reply_to", "status", "processing_time_ms"],
-	response: ["hop_count", "request_type", "priority", "timeout_seconds"],
+	response: ["hop_count", "request_type", "priority", "timeout_seconds", "parent_id"],
 } as const;
 
 function normaliseTimes(fields: Record<string, unknown>): void {
@@ -148,7 +151,7 @@ export function validateRaw(raw: RawMessage, context: ValidationContext = {}): V
 		if (isEnvelopeField(key)) {
 			if (value !== undefined && value !== null) envelope[key] = value;
 		} else {
-			extra[key] = value;
+			setOwn(extra, key, value);
 		}
 	}
 	const typed = envelope as unknown as Envelope;

@@ -1,20 +1,19 @@
 import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
-import { YamlError, readFrontmatter } from "../core/frontmatter";
 import { dirname } from "../core/paths";
-import type { FileInfo, MoveResult, VaultPort } from "../router/vault-port";
+import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, VaultPort } from "../router/vault-port";
 
-// The vault port over Obsidian's Vault and FileManager: moves are the vault's rename (atomic, no
-// link rewriting), frontmatter edits processFrontMatter, rewrites vault.process, new notes
-// vault.create. Existence is checked on disk too, since a file another process just wrote may not
-// be in Obsidian's tree yet.
-
-interface Lease {
-	holder: string;
-	at: number;
-}
+// The vault port over Obsidian's Vault: new notes are vault.create, moves the vault's rename (no
+// link rewriting), rewrites vault.process, removals vault.delete. Obsidian's adapter has neither an
+// exclusive create nor a rename that refuses to overwrite, so both are made exclusive here: a name
+// is reserved synchronously (the app runs one script at a time) before it is checked in the vault's
+// tree and on disk, and only then written. A rewrite or removal happens only if the note's text is
+// still what the router read.
 
 export class ObsidianVault implements VaultPort {
+	/** Names a create or move in flight is about to take. */
+	private readonly reserved = new Set<string>();
+
 	constructor(private readonly app: App) {}
 
 	private file(path: string): TFile | null {
@@ -25,10 +24,10 @@ export class ObsidianVault implements VaultPort {
 		return { path: file.path, size: file.stat.size, mtime: file.stat.mtime };
 	}
 
-	list(folder: string): Promise<FileInfo[]> {
+	list(folder: string): Promise<string[]> {
 		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
 		const files = dir ? dir.children.filter((c): c is TFile => c instanceof TFile) : [];
-		return Promise.resolve(files.map((f) => this.info(f)));
+		return Promise.resolve(files.map((f) => f.path));
 	}
 
 	listRecursive(folder: string): Promise<FileInfo[]> {
@@ -49,30 +48,39 @@ export class ObsidianVault implements VaultPort {
 		return Promise.resolve(file ? this.info(file) : null);
 	}
 
-	async read(path: string): Promise<string | null> {
+	async read(path: string, options: ReadOptions = {}): Promise<ReadFile | null> {
 		const file = this.file(path);
 		if (!file) return null;
 		try {
-			return await this.app.vault.read(file);
+			const text = await this.app.vault.read(file);
+			const truncated = options.maxBytes !== undefined && file.stat.size > options.maxBytes;
+			return { text, info: this.info(file), truncated };
 		} catch {
 			return null;
 		}
 	}
 
+	/** True when a path is taken in the vault's tree or on disk (a file another process just wrote). */
 	private async taken(path: string): Promise<boolean> {
 		return this.app.vault.getAbstractFileByPath(path) !== null || (await this.app.vault.adapter.exists(path));
 	}
 
-	async create(path: string, content: string): Promise<boolean> {
+	async create(path: string, text: string): Promise<boolean> {
 		const target = normalizePath(path);
-		if (await this.taken(target)) return false;
-		await this.ensureFolder(dirname(target));
+		if (this.reserved.has(target)) return false;
+		this.reserved.add(target);
 		try {
-			await this.app.vault.create(target, content);
-			return true;
-		} catch (error) {
 			if (await this.taken(target)) return false;
-			throw error;
+			await this.ensureFolder(dirname(target));
+			try {
+				await this.app.vault.create(target, text);
+				return true;
+			} catch (error) {
+				if (await this.taken(target)) return false;
+				throw error;
+			}
+		} finally {
+			this.reserved.delete(target);
 		}
 	}
 
@@ -80,40 +88,42 @@ export class ObsidianVault implements VaultPort {
 		const file = this.file(from);
 		const target = normalizePath(to);
 		if (!file) return "missing";
-		if (await this.taken(target)) return "exists";
-		await this.ensureFolder(dirname(target));
+		if (this.reserved.has(target)) return "exists";
+		this.reserved.add(target);
 		try {
-			await this.app.vault.rename(file, target);
-			return "moved";
-		} catch (error) {
-			if (!(await this.app.vault.adapter.exists(file.path))) return "missing";
 			if (await this.taken(target)) return "exists";
-			throw error;
+			await this.ensureFolder(dirname(target));
+			try {
+				await this.app.vault.rename(file, target);
+				return "moved";
+			} catch (error) {
+				if (!(await this.app.vault.adapter.exists(file.path))) return "missing";
+				if (await this.taken(target)) return "exists";
+				throw error;
+			}
+		} finally {
+			this.reserved.delete(target);
 		}
 	}
 
-	async updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<boolean> {
+	async replace(path: string, text: string, expected: ReadFile): Promise<ChangeResult> {
 		const file = this.file(path);
-		if (!file) return false;
-		try {
-			await this.app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => edit(fm));
-		} catch (error) {
-			// processFrontMatter throws its own error on bad YAML; name it the way the router expects
-			// (read only now, on the rare failure, not before every stamp).
-			if (error instanceof YamlError) throw error;
-			if (!(await this.app.vault.adapter.exists(file.path))) return false;
-			const text = await this.read(path);
-			if (text !== null) readFrontmatter(text);
-			throw new YamlError(`the frontmatter could not be edited: ${(error as Error).message}`);
-		}
-		return true;
+		if (!file) return "missing";
+		let result: ChangeResult = "changed";
+		await this.app.vault.process(file, (current) => {
+			if (current !== expected.text) return current;
+			result = "done";
+			return text;
+		});
+		return result;
 	}
 
-	async process(path: string, edit: (text: string) => string): Promise<boolean> {
+	async remove(path: string, expected?: ReadFile): Promise<ChangeResult> {
 		const file = this.file(path);
-		if (!file) return false;
-		await this.app.vault.process(file, edit);
-		return true;
+		if (!file) return "missing";
+		if (expected && (await this.app.vault.read(file)) !== expected.text) return "changed";
+		await this.app.vault.delete(file, true);
+		return "done";
 	}
 
 	async append(path: string, text: string, header: string): Promise<void> {
@@ -133,36 +143,6 @@ export class ObsidianVault implements VaultPort {
 			await this.app.vault.createFolder(folder);
 		} catch {
 			// Created meanwhile (by an event, or by another process): fine.
-		}
-	}
-
-	// The lease is a hidden file: Obsidian does not index it, so it goes through the adapter.
-	async acquireLease(path: string, holder: string, ttlMs: number): Promise<boolean> {
-		const target = normalizePath(path);
-		const adapter = this.app.vault.adapter;
-		if (await adapter.exists(target)) {
-			let lease: Partial<Lease> = {};
-			try {
-				lease = JSON.parse(await adapter.read(target)) as Partial<Lease>;
-			} catch {
-				const stat = await adapter.stat(target);
-				if (stat && Date.now() - stat.mtime < ttlMs) return false;
-			}
-			if (lease.holder !== undefined && lease.holder !== holder && typeof lease.at === "number" && Date.now() - lease.at < ttlMs) return false;
-		}
-		await this.ensureFolder(dirname(target) || "/");
-		await adapter.write(target, JSON.stringify({ holder, at: Date.now(), host: "obsidian" }));
-		return true;
-	}
-
-	async releaseLease(path: string, holder: string): Promise<void> {
-		const target = normalizePath(path);
-		const adapter = this.app.vault.adapter;
-		try {
-			const lease = JSON.parse(await adapter.read(target)) as Partial<Lease>;
-			if (lease.holder === holder) await adapter.remove(target);
-		} catch {
-			// Nothing to release.
 		}
 	}
 }

@@ -1,4 +1,4 @@
-import { Component, Events, TAbstractFile, TFolder, normalizePath } from "obsidian";
+import { Component, Events, MarkdownView, TAbstractFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import type { RoutingDecision } from "../core/decision";
 import { describeRegistryError } from "../core/registry";
@@ -7,18 +7,20 @@ import type { QueueSummary } from "../core/queues";
 import { Router } from "../router/router";
 import type { PassReport } from "../router/router";
 import type { RelaySettings } from "../settings";
+import { deviceIdentity, localObservations } from "./device";
 import { Notifier } from "./notifier";
 import { ObsidianVault } from "./obsidian-vault";
 
 // The post office inside Obsidian: a child component of the plugin that keeps the message index
 // current from vault events and routes outbox notes as they arrive. Events are filtered to the A2A
-// folders first thing, coalesced and debounced, so a burst of a thousand files is one pass.
+// folders first thing, coalesced and debounced, so a burst of a thousand files is one pass. No timer
+// runs while nothing is due: one timeout is armed for the next real due time (a timeout, a note
+// waiting for its writer, the lease's renewal).
 
 // Events that arrive together (a sync, a git pull) are handled in one pass; a lone note waits only
 // a few milliseconds.
 const DEBOUNCE_MS = 3;
 const MAX_WAIT_MS = 100;
-const TICK_MS = 1000;
 const RECENT_LIMIT = 50;
 
 export const RELAY_CHANGED = "a2a-relay:messages-changed";
@@ -33,9 +35,12 @@ export class Relay extends Component {
 	private waiting = new Set<string>();
 	private registryDirty = false;
 	private debounceTimer: number | null = null;
+	private wakeTimer: number | null = null;
 	private firstPendingAt = 0;
 	private chain: Promise<void> = Promise.resolve();
 	private started = false;
+	/** Why this device does not route now (another device holds the lease), or "". */
+	standby = "";
 
 	constructor(
 		private readonly app: App,
@@ -49,7 +54,25 @@ export class Relay extends Component {
 
 	private makeRouter(): Router {
 		const s = this.settings();
-		return new Router(this.port, { root: s.rootFolder, graceMs: s.graceSeconds * 1000 });
+		return new Router(this.port, {
+			root: s.rootFolder,
+			graceMs: s.graceSeconds * 1000,
+			identity: deviceIdentity(this.app, s),
+			mode: () => this.settings().routeOnDevice,
+			marginMs: s.syncMarginSeconds * 1000,
+			observations: localObservations(this.app),
+			isEditing: (path) => this.isOpenInEditor(path),
+			yieldNow: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+		});
+	}
+
+	/** True when a note is open in a Markdown editor: a person may still be writing it. */
+	private isOpenInEditor(path: string): boolean {
+		let open = false;
+		this.app.workspace.iterateAllLeaves((leaf) => {
+			if (leaf.view instanceof MarkdownView && leaf.view.file?.path === path && leaf.view.getMode() === "source") open = true;
+		});
+		return open;
 	}
 
 	onload(): void {
@@ -59,7 +82,6 @@ export class Relay extends Component {
 			this.registerEvent(this.app.vault.on("modify", (file) => this.onVaultEvent(file, false)));
 			this.registerEvent(this.app.vault.on("delete", (file) => this.onVaultEvent(file, true)));
 			this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onVaultEvent(file, true, oldPath)));
-			this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
 			this.started = true;
 			// The settings are loaded by now (they were not when this component was built).
 			this.router = this.makeRouter();
@@ -69,8 +91,13 @@ export class Relay extends Component {
 
 	onunload(): void {
 		if (this.debounceTimer !== null) window.clearTimeout(this.debounceTimer);
+		if (this.wakeTimer !== null) window.clearTimeout(this.wakeTimer);
+		this.debounceTimer = null;
+		this.wakeTimer = null;
 		this.notifier.clear();
 		this.started = false;
+		// Another router (a CLI, another device) may take over at once.
+		void this.chain.then(() => this.router.stop()).catch((error: unknown) => console.error("A2A Relay: could not release the router lease", error));
 	}
 
 	/** Resolves when no event is waiting to be handled and no pass is running (used by tests and commands). */
@@ -83,9 +110,15 @@ export class Relay extends Component {
 		}
 	}
 
+	/** True while a timer is armed (tests count them: an idle relay arms one for its next due time at most). */
+	get armedTimers(): number {
+		return (this.debounceTimer === null ? 0 : 1) + (this.wakeTimer === null ? 0 : 1);
+	}
+
 	/** Settings changed: a new root folder or grace period means a fresh router and index. */
 	async applySettings(): Promise<void> {
 		await this.enqueue(async () => {
+			await this.router.stop();
 			this.router = this.makeRouter();
 			await this.reload();
 		});
@@ -93,10 +126,10 @@ export class Relay extends Component {
 
 	/** Runs a full sweep now (the Route now command); returns what it did. */
 	async routeNow(): Promise<PassReport> {
-		let report: PassReport = { decisions: [], waiting: [], busy: false };
+		let report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
 		await this.enqueue(async () => {
 			await this.router.loadRegistry();
-			await this.router.buildIndex();
+			await this.router.indexSync.rescan();
 			report = await this.runPass(undefined, true);
 		});
 		return report;
@@ -118,24 +151,28 @@ export class Relay extends Component {
 	private async reload(): Promise<void> {
 		await this.router.loadRegistry();
 		this.reportRegistryErrors();
-		await this.router.buildIndex();
+		await this.router.indexSync.ensureLive();
+		this.changed();
 		if (this.settings().autoRoute) await this.runPass(undefined, false);
+		// The history (archives, dead letters) is read in the background, in chunks that yield.
+		await this.router.indexSync.ensureHistory();
 		this.changed();
 	}
 
 	private reportRegistryErrors(): void {
-		const errors = this.router.registry.errors;
-		if (errors.length === 0) return;
-		const text = `A2A registry: ${errors.map(describeRegistryError).join("; ")}`;
+		const { errors, warnings } = this.router.registry;
+		if (errors.length === 0 && warnings.length === 0) return;
+		const text = `A2A registry: ${[...errors.map(describeRegistryError), ...warnings].join("; ")}`;
 		this.notifier.notify("registry", text, (_n, latest) => latest);
 	}
 
 	private onVaultEvent(file: TAbstractFile, removal: boolean, oldPath?: string): void {
 		const path = file.path;
 		const layout = this.router.layout;
-		const relevant = (p: string) => p === layout.registryPath || layout.isRelevant(p);
+		const isRegistry = (p: string) => p === layout.registryPath || p === layout.registryNotePath;
+		const relevant = (p: string) => isRegistry(p) || layout.isRelevant(p);
 		if (!relevant(path) && !(oldPath !== undefined && relevant(oldPath))) return;
-		if (path === layout.registryPath || oldPath === layout.registryPath) this.registryDirty = true;
+		if (isRegistry(path) || (oldPath !== undefined && isRegistry(oldPath))) this.registryDirty = true;
 		if (file instanceof TFolder) {
 			// A folder moved or deleted: rebuild the index from the tree rather than trust each event.
 			if (removal) this.registryDirty = true;
@@ -163,53 +200,69 @@ export class Relay extends Component {
 		if (this.registryDirty) {
 			this.registryDirty = false;
 			if (await this.router.loadRegistry()) this.reportRegistryErrors();
-			await this.router.buildIndex();
+			await this.router.indexSync.ensureLive();
 			if (this.settings().autoRoute) await this.runPass(undefined, false);
 			this.changed();
 			return;
 		}
 		const outbox: string[] = [];
 		for (const path of paths) {
-			// An outbox note is read once, by the pass that routes it. Files rule 1 ignores go to the
-			// pass too, which lists them as ignored, once; they are never indexed, moved or changed.
-			if (!this.router.countOutboxNote(path)) await this.router.indexFile(path);
-			else if (await this.port.stat(path)) outbox.push(path);
-			else this.router.index.remove(path);
+			const location = this.router.layout.locate(path);
+			if (location.area === "box" && location.box === "outbox") outbox.push(path);
+			await this.router.indexSync.refresh(path);
 		}
-		if (outbox.length > 0 && this.settings().autoRoute) await this.runPass(outbox, false);
+		const leaseChanged = paths.includes(this.router.layout.leasePath);
+		if ((outbox.length > 0 || leaseChanged || this.waiting.size > 0) && this.settings().autoRoute) {
+			await this.runPass(leaseChanged ? undefined : [...new Set([...outbox, ...this.waiting])], false);
+		}
 		this.changed();
 	}
 
-	private tick(): void {
+	/** Runs the work that is due without any vault event (timeouts, notes that waited, the lease). */
+	private wake(): void {
+		this.wakeTimer = null;
 		if (!this.started || !this.settings().autoRoute) return;
-		const now = Date.now();
-		const due = [...this.router.index.all()].some(
-			(e) => e.location.area === "box" && e.location.box === "inbox" && e.expiresAt !== undefined && Date.parse(e.expiresAt) <= now && (e.state === "delivered" || e.state === "retrying"),
-		);
-		if (this.waiting.size === 0 && !due) return;
-		const waiting = [...this.waiting];
 		void this.enqueue(async () => {
-			await this.runPass(waiting.filter((p) => this.router.layout.isRelevant(p)), false);
+			await this.runPass(this.standby === "" && this.waiting.size > 0 ? [...this.waiting] : undefined, false);
 			this.changed();
 		});
 	}
 
+	/** Arms one timer for the next time there is work without an event: never a polling loop. */
+	private armWakeTimer(): void {
+		if (this.wakeTimer !== null) window.clearTimeout(this.wakeTimer);
+		this.wakeTimer = null;
+		if (!this.started || !this.settings().autoRoute) return;
+		const now = Date.now();
+		const times = [now + this.router.lease.renewEveryMs];
+		const due = this.router.nextWakeTime();
+		if (due !== null) times.push(due);
+		if (this.waiting.size > 0) times.push(now + Math.max(250, this.router.graceMs / 2));
+		const delay = Math.max(0, Math.min(...times) - now);
+		this.wakeTimer = window.setTimeout(() => this.wake(), delay);
+	}
+
 	private async runPass(paths: string[] | undefined, manual: boolean): Promise<PassReport> {
 		const report = await this.router.pass(paths);
-		if (report.busy) {
-			// Another router (a CLI, another device) has the vault; try again shortly.
-			for (const p of paths ?? []) this.waiting.add(p);
-			return report;
+		this.standby = report.busy ? (report.standby ?? "another router routes this vault") : "";
+		if (this.router.lease.lostTo !== null) {
+			this.notifier.notify("lease", `A2A Relay stopped routing on this device: ${this.router.lease.lostTo} routes this vault now.`, (_n, latest) => latest);
+			this.router.lease.lostTo = null;
 		}
-		const retry = new Set(report.waiting);
-		if (paths) for (const p of this.waiting) if (!paths.includes(p)) retry.add(p);
-		this.waiting = retry;
-		this.record(report.decisions, manual);
+		if (report.busy) {
+			for (const p of paths ?? []) this.waiting.add(p);
+		} else {
+			const retry = new Set(report.waiting);
+			if (paths) for (const p of this.waiting) if (!paths.includes(p)) retry.add(p);
+			this.waiting = retry;
+		}
+		this.record(report, manual);
+		this.armWakeTimer();
 		return report;
 	}
 
-	private record(decisions: RoutingDecision[], manual: boolean): void {
-		for (const d of decisions) {
+	private record(report: PassReport, manual: boolean): void {
+		for (const d of report.decisions) {
 			this.recent.unshift(d);
 			if (!manual && (d.outcome === "rejected" || d.outcome === "timed_out")) {
 				const name = d.path.split("/").pop() ?? d.path;
@@ -219,6 +272,9 @@ export class Relay extends Component {
 					(n, latest) => `A2A: ${n} messages rejected or timed out. Latest: ${latest}`,
 				);
 			}
+		}
+		for (const failure of report.failures) {
+			this.notifier.notify("failure", `A2A Relay could not route ${failure.path}: ${failure.error}`, (n, latest) => `A2A Relay: ${n} notes could not be routed. Latest: ${latest}`);
 		}
 		this.recent.splice(RECENT_LIMIT);
 	}

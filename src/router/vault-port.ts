@@ -1,6 +1,8 @@
 // The one narrow port through which the router touches a vault. Two adapters implement it: one over
-// Obsidian's Vault and FileManager (src/obsidian/obsidian-vault.ts), one over Node's fs for the CLI
-// (cli/node-vault.ts). Paths are vault-relative, normalised, with `/`.
+// Obsidian's Vault (src/obsidian/obsidian-vault.ts), one over Node's fs for the CLI
+// (cli/node-vault.ts). Paths are vault-relative with `/`. A path the router got from `list` is used
+// exactly as listed (a file name is data: it may hold any character a disk allows); paths the router
+// builds are normalised.
 
 export interface FileInfo {
 	path: string;
@@ -12,49 +14,49 @@ export interface FileInfo {
 	id?: string;
 }
 
-export type MoveResult = "moved" | "missing" | "exists";
-
-/**
- * What the caller already read of a file. An adapter may use the text instead of reading the file
- * again when the file's size and modification time still match; it must read it otherwise.
- */
-export interface KnownContent {
+/** A file's text as read, with what the file was when it was read. */
+export interface ReadFile {
 	text: string;
-	size: number;
-	mtime: number;
-	/** FileInfo.id from the listing the text was read after, when the adapter gave one. */
-	id?: string;
+	info: FileInfo;
+	/** True when only the first `maxBytes` were read. */
+	truncated?: boolean;
+	/** Adapter data (e.g. the original bytes of a file that is not valid UTF-8); the router never looks at it. */
+	basis?: unknown;
+}
+
+export type MoveResult = "moved" | "missing" | "exists";
+export type ChangeResult = "done" | "changed" | "missing";
+
+export interface ReadOptions {
+	/**
+	 * The caller needs only this many bytes (the rest of a larger file is not needed). An adapter
+	 * may read more; it sets `truncated` whenever the file is larger.
+	 */
+	maxBytes?: number;
 }
 
 export interface VaultPort {
-	/** Files directly in a folder (not below it); empty when the folder does not exist. */
-	list(folder: string): Promise<FileInfo[]>;
+	/** Paths of the files directly in a folder (not below it), dot-files included; empty when the folder does not exist. */
+	list(folder: string): Promise<string[]>;
 	/** Files anywhere below a folder. */
 	listRecursive(folder: string): Promise<FileInfo[]>;
 	stat(path: string): Promise<FileInfo | null>;
-	/** The file's text, or null when it does not exist. */
-	read(path: string): Promise<string | null>;
+	/** A file's text (UTF-8), or null when there is no file at that path. */
+	read(path: string, options?: ReadOptions): Promise<ReadFile | null>;
 	/**
 	 * Creates a file with all its content at once (a reader never sees part of it), making missing
-	 * parent folders. Returns false, writing nothing, when the path is already taken.
+	 * parent folders. Returns false, writing nothing, when the path is taken, however close two
+	 * creates of one path come. `basis` is the read the text was made from, so that an adapter can
+	 * keep bytes the text could not represent.
 	 */
-	create(path: string, content: string): Promise<boolean>;
-	/** Moves a file atomically; never overwrites. */
+	create(path: string, text: string, basis?: ReadFile): Promise<boolean>;
+	/** Moves a file; never overwrites ("exists"), also when two moves race for one name. */
 	move(from: string, to: string): Promise<MoveResult>;
-	/**
-	 * Edits a note's frontmatter atomically; the body is kept byte for byte. Returns false when the
-	 * file is gone. Throws when the existing frontmatter does not parse.
-	 */
-	updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void, known?: KnownContent): Promise<boolean>;
-	/** Replaces a file's text atomically through a function of the current text; false when gone. */
-	process(path: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean>;
+	/** Replaces a file's text at once, only if the file is still the one `expected` read ("changed" otherwise). */
+	replace(path: string, text: string, expected: ReadFile): Promise<ChangeResult>;
+	/** Removes a file, only if it is still the one `expected` read, when given. */
+	remove(path: string, expected?: ReadFile): Promise<ChangeResult>;
 	/** Appends text, creating the file with `header` first when it does not exist. */
 	append(path: string, text: string, header: string): Promise<void>;
 	ensureFolder(path: string): Promise<void>;
-	/**
-	 * Takes or renews a lease so that two routers on one vault never route at the same time.
-	 * Returns false while another live holder has it.
-	 */
-	acquireLease(path: string, holder: string, ttlMs: number): Promise<boolean>;
-	releaseLease(path: string, holder: string): Promise<void>;
 }

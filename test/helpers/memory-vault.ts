@@ -1,24 +1,22 @@
-import { updateFrontmatterText } from "../../src/core/frontmatter";
 import { utf8Length } from "../../src/core/text";
-import type { FileInfo, KnownContent, MoveResult, VaultPort } from "../../src/router/vault-port";
+import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, VaultPort } from "../../src/router/vault-port";
 
 // An in-memory VaultPort with the semantics of cli/node-vault.ts, for tests that push thousands of
 // notes through the router: a Map of "disk" path -> { text, mtime } plus the set of folders.
 //
-// - Paths are looked up exactly as NodeVault.abs does (separators tidied, names as given), and a
-//   path that climbs above the vault root throws like NodeVault's "outside the vault" check.
+// - Paths are looked up exactly as NodeVault.abs does (only "/" separates, names as given), and a
+//   path with a ".." segment throws like NodeVault's "outside the vault" check.
 // - create: false (nothing written) when the path is taken, by a file or a folder; makes parents.
 // - move: never overwrites ("exists"), "missing" when the source is gone; makes the destination
-//   folder; keeps the mtime (a rename does).
-// - process / updateFrontmatter: false when the file is gone; updateFrontmatter goes through
-//   updateFrontmatterText and so throws its YamlError on bad YAML, writing nothing.
-// - leases: a JSON record { holder, at }; refused while another holder's lease is younger than
-//   the TTL and not marked dead with `killLeaseHolder`.
+//   folder; keeps the mtime and the identity (a rename does).
+// - replace / remove: only while the file is the one read (identity, size, mtime), else "changed".
 // Every mutating call records the paths it wrote in `writes`, for "nothing outside A2A" checks.
 
 interface Entry {
 	text: string;
 	mtime: number;
+	/** Identity: a new one for every write, kept by a move. */
+	id: number;
 }
 
 export class MemoryVault implements VaultPort {
@@ -26,23 +24,15 @@ export class MemoryVault implements VaultPort {
 	readonly folders = new Set<string>();
 	/** Every path a mutating call wrote (created, moved to, rewritten, appended, made as a folder). */
 	readonly writes: string[] = [];
-	private readonly deadHolders = new Set<string>();
+	private nextId = 0;
 
 	constructor(private readonly clock: () => number = () => Date.now()) {}
 
 	/** NodeVault.abs: the path with its separators tidied (names used as given), refusing anything that would leave the vault. */
 	key(vaultPath: string): string {
-		const normal = vaultPath.replace(/\/+/g, "/").replace(/^\/+|\/+$/g, "");
-		if (normal === "") return "";
-		const out: string[] = [];
-		for (const segment of normal.split("/")) {
-			if (segment === "." || segment === "") continue;
-			if (segment === "..") {
-				if (out.length === 0) throw new Error(`path ${vaultPath} is outside the vault`);
-				out.pop();
-			} else out.push(segment);
-		}
-		return out.join("/");
+		const segments = vaultPath.split("/").filter((s) => s !== "" && s !== ".");
+		if (segments.includes("..")) throw new Error(`path ${JSON.stringify(vaultPath)} is outside the vault`);
+		return segments.join("/");
 	}
 
 	private parentOf(key: string): string {
@@ -59,11 +49,11 @@ export class MemoryVault implements VaultPort {
 
 	private info(key: string): FileInfo | null {
 		const entry = this.files.get(key);
-		return entry ? { path: key, size: utf8Length(entry.text), mtime: entry.mtime } : null;
+		return entry ? { path: key, size: utf8Length(entry.text), mtime: entry.mtime, id: String(entry.id) } : null;
 	}
 
 	private put(key: string, text: string, mtime = this.clock()): void {
-		this.files.set(key, { text, mtime });
+		this.files.set(key, { text, mtime, id: ++this.nextId });
 		this.writes.push(key);
 	}
 
@@ -73,7 +63,7 @@ export class MemoryVault implements VaultPort {
 	writeRaw(path: string, text: string, mtime = this.clock()): void {
 		const key = this.key(path);
 		this.mkdirs(this.parentOf(key));
-		this.files.set(key, { text, mtime });
+		this.files.set(key, { text, mtime, id: ++this.nextId });
 	}
 
 	/** The text under exactly this name, or undefined. */
@@ -90,121 +80,93 @@ export class MemoryVault implements VaultPort {
 		return [...this.files.keys()].sort();
 	}
 
-	/** Makes `holder`'s lease count as abandoned (its process died). */
-	killLeaseHolder(holder: string): void {
-		this.deadHolders.add(holder);
-	}
-
 	// ---- VaultPort ---------------------------------------------------------------------------
 
-	list(folder: string): Promise<FileInfo[]> {
+	async list(folder: string): Promise<string[]> {
 		const dir = this.key(folder);
-		const out: FileInfo[] = [];
+		const out: string[] = [];
 		for (const key of this.files.keys()) {
-			if (this.parentOf(key) === dir) out.push(this.info(key) as FileInfo);
+			if (this.parentOf(key) === dir) out.push(key);
 		}
-		return Promise.resolve(out);
+		return out;
 	}
 
-	listRecursive(folder: string): Promise<FileInfo[]> {
+	async listRecursive(folder: string): Promise<FileInfo[]> {
 		const dir = this.key(folder);
 		const out: FileInfo[] = [];
 		for (const key of this.files.keys()) {
 			if (dir === "" || key.startsWith(`${dir}/`)) out.push(this.info(key) as FileInfo);
 		}
-		return Promise.resolve(out);
+		return out;
 	}
 
-	stat(path: string): Promise<FileInfo | null> {
-		return Promise.resolve(this.info(this.key(path)));
+	async stat(path: string): Promise<FileInfo | null> {
+		return this.info(this.key(path));
 	}
 
-	read(path: string): Promise<string | null> {
-		return Promise.resolve(this.files.get(this.key(path))?.text ?? null);
-	}
-
-	create(path: string, content: string): Promise<boolean> {
-		const key = this.key(path);
-		this.mkdirs(this.parentOf(key));
-		if (this.files.has(key) || this.folders.has(key)) return Promise.resolve(false);
-		this.put(key, content);
-		return Promise.resolve(true);
-	}
-
-	move(from: string, to: string): Promise<MoveResult> {
-		const src = this.key(from);
-		const dest = this.key(to);
-		if (this.files.has(dest) || this.folders.has(dest)) return Promise.resolve("exists");
-		const entry = this.files.get(src);
-		if (!entry) return Promise.resolve("missing");
-		this.mkdirs(this.parentOf(dest));
-		this.files.delete(src);
-		this.put(dest, entry.text, entry.mtime);
-		return Promise.resolve("moved");
-	}
-
-	process(path: string, edit: (text: string) => string, known?: KnownContent): Promise<boolean> {
+	async read(path: string, options: ReadOptions = {}): Promise<ReadFile | null> {
 		const key = this.key(path);
 		const entry = this.files.get(key);
-		if (!entry) return Promise.resolve(false);
-		// Like NodeVault: the caller's text stands in for the file while size and mtime still match.
-		const current = known && known.size === utf8Length(entry.text) && known.mtime === entry.mtime ? known.text : entry.text;
-		try {
-			const next = edit(current);
-			if (next !== current) this.put(key, next);
-			return Promise.resolve(true);
-		} catch (error) {
-			return Promise.reject(error as Error);
-		}
+		if (!entry) return null;
+		const info = this.info(key) as FileInfo;
+		const truncated = options.maxBytes !== undefined && info.size > options.maxBytes;
+		return { text: entry.text, info, truncated };
 	}
 
-	updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void, known?: KnownContent): Promise<boolean> {
-		return this.process(path, (text) => updateFrontmatterText(text, edit), known);
+	async create(path: string, content: string): Promise<boolean> {
+		const key = this.key(path);
+		this.mkdirs(this.parentOf(key));
+		if (this.files.has(key) || this.folders.has(key)) return false;
+		this.put(key, content);
+		return true;
 	}
 
-	append(path: string, text: string, header: string): Promise<void> {
+	async move(from: string, to: string): Promise<MoveResult> {
+		const src = this.key(from);
+		const dest = this.key(to);
+		if (this.files.has(dest) || this.folders.has(dest)) return "exists";
+		const entry = this.files.get(src);
+		if (!entry) return "missing";
+		this.mkdirs(this.parentOf(dest));
+		this.files.delete(src);
+		this.files.set(dest, entry);
+		this.writes.push(dest);
+		return "moved";
+	}
+
+	/** "done" when the file is still the one `expected` read (same identity, size and time). */
+	private unchanged(key: string, expected: ReadFile): ChangeResult {
+		const entry = this.files.get(key);
+		if (!entry) return "missing";
+		return String(entry.id) === expected.info.id && entry.mtime === expected.info.mtime && utf8Length(entry.text) === expected.info.size ? "done" : "changed";
+	}
+
+	async replace(path: string, text: string, expected: ReadFile): Promise<ChangeResult> {
+		const key = this.key(path);
+		const check = this.unchanged(key, expected);
+		if (check === "done") this.put(key, text);
+		return check;
+	}
+
+	async remove(path: string, expected?: ReadFile): Promise<ChangeResult> {
+		const key = this.key(path);
+		const check = expected ? this.unchanged(key, expected) : this.files.has(key) ? "done" : "missing";
+		if (check === "done") this.files.delete(key);
+		return check;
+	}
+
+	async append(path: string, text: string, header: string): Promise<void> {
 		const key = this.key(path);
 		this.mkdirs(this.parentOf(key));
 		const entry = this.files.get(key);
 		this.put(key, entry ? entry.text + text : header + text);
-		return Promise.resolve();
+		return ;
 	}
 
-	ensureFolder(path: string): Promise<void> {
+	async ensureFolder(path: string): Promise<void> {
 		const key = this.key(path);
 		this.mkdirs(key);
 		if (key !== "") this.writes.push(`${key}/`);
-		return Promise.resolve();
-	}
-
-	acquireLease(path: string, holder: string, ttlMs: number): Promise<boolean> {
-		const key = this.key(path);
-		const now = this.clock();
-		const existing = this.files.get(key);
-		if (existing) {
-			let lease: { holder?: unknown; at?: unknown } = {};
-			try {
-				lease = JSON.parse(existing.text) as typeof lease;
-			} catch {
-				if (now - existing.mtime <= ttlMs) return Promise.resolve(false);
-			}
-			const alive = typeof lease.holder === "string" && !this.deadHolders.has(lease.holder) && typeof lease.at === "number" && now - lease.at <= ttlMs;
-			if (lease.holder !== holder && alive) return Promise.resolve(false);
-		}
-		this.mkdirs(this.parentOf(key));
-		this.put(key, JSON.stringify({ holder, at: now }));
-		return Promise.resolve(true);
-	}
-
-	releaseLease(path: string, holder: string): Promise<void> {
-		const key = this.key(path);
-		const existing = this.files.get(key);
-		if (!existing) return Promise.resolve();
-		try {
-			if ((JSON.parse(existing.text) as { holder?: unknown }).holder === holder) this.files.delete(key);
-		} catch {
-			// Not a lease this holder wrote.
-		}
-		return Promise.resolve();
+		return ;
 	}
 }

@@ -100,8 +100,9 @@ describe("locate", () => {
 		expect(layout.locate(path)).toEqual({ area: "other" });
 	});
 
-	it("normalises the path first (backslashes, leading slash)", () => {
-		expect(layout.locate("/A2A\\groups\\10-backend-group\\outbox\\m.md")).toEqual({ area: "box", box: "outbox", group: "10-backend-group" });
+	it("item 1: takes a backslash as part of a name, never as a folder", () => {
+		expect(layout.locate("A2A/groups/10-backend-group/outbox/x\\..\\..\\Escaped\\planted.md")).toEqual({ area: "box", box: "outbox", group: "10-backend-group" });
+		expect(layout.locate("A2A\\groups\\10-backend-group\\outbox\\m.md")).toEqual({ area: "other" });
 	});
 });
 

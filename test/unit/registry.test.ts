@@ -13,12 +13,12 @@ describe("groups", () => {
 		const registry = parseRegistry(REGISTRY_TEXT);
 		expect(registry.usable).toBe(true);
 		expect(registry.errors).toEqual([]);
-		expect(registry.communication).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 3 });
+		expect(registry.communication).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 3, cycle_detection: "chain" });
 		expect([...registry.groups.values()]).toEqual([
-			{ id: "10-backend-group", description: "Designs the database and the API" },
-			{ id: "20-frontend-group", folder: "skills/20-frontend-group" },
-			{ id: "30-devops-group" },
-			{ id: "40-security-group" },
+			{ id: "10-backend-group", description: "Designs the database and the API", serve: true, gateway: false },
+			{ id: "20-frontend-group", folder: "skills/20-frontend-group", serve: true, gateway: false },
+			{ id: "30-devops-group", serve: true, gateway: false },
+			{ id: "40-security-group", serve: true, gateway: false },
 		]);
 	});
 
@@ -26,8 +26,8 @@ describe("groups", () => {
 		const registry = parseRegistry("groups:\n  - id: 10-backend-group\n    description: API\n  - id: 20-frontend-group\n    folder: skills/20-frontend-group/\n");
 		expect(registry.errors).toEqual([]);
 		expect([...registry.groups.values()]).toEqual([
-			{ id: "10-backend-group", description: "API" },
-			{ id: "20-frontend-group", folder: "skills/20-frontend-group" },
+			{ id: "10-backend-group", description: "API", serve: true, gateway: false },
+			{ id: "20-frontend-group", folder: "skills/20-frontend-group", serve: true, gateway: false },
 		]);
 	});
 
@@ -64,12 +64,12 @@ describe("groups", () => {
 describe("communication settings", () => {
 	it("takes every default when communication is missing", () => {
 		expect(parseRegistry("groups:\n  a: {}\n").communication).toEqual(COMMUNICATION_DEFAULTS);
-		expect(COMMUNICATION_DEFAULTS).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 3 });
+		expect(COMMUNICATION_DEFAULTS).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 3, cycle_detection: "chain" });
 	});
 
 	it("takes the default of each missing field", () => {
-		expect(parseRegistry("communication:\n  max_hops: 3\n").communication).toEqual({ max_hops: 3, timeout_seconds: 30, retry_attempts: 3 });
-		expect(parseRegistry("communication:\n  retry_attempts: 0\n").communication).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 0 });
+		expect(parseRegistry("communication:\n  max_hops: 3\n").communication).toEqual({ max_hops: 3, timeout_seconds: 30, retry_attempts: 3, cycle_detection: "chain" });
+		expect(parseRegistry("communication:\n  retry_attempts: 0\n").communication).toEqual({ max_hops: 5, timeout_seconds: 30, retry_attempts: 0, cycle_detection: "chain" });
 		expect(parseRegistry("communication:\n").communication).toEqual(COMMUNICATION_DEFAULTS);
 	});
 
@@ -110,7 +110,7 @@ describe("bad entries: one error each, the rest usable", () => {
 
 	it("reports a duplicate id given through id:, keeping the first", () => {
 		const registry = parseRegistry("groups:\n  30-devops-group:\n    description: first\n  alias:\n    id: 30-devops-group\n    description: second\n");
-		expect([...registry.groups.values()]).toEqual([{ id: "30-devops-group", description: "first" }]);
+		expect([...registry.groups.values()]).toEqual([{ id: "30-devops-group", description: "first", serve: true, gateway: false }]);
 		expect(registry.errors).toEqual([{ where: "groups.alias", message: 'group id "30-devops-group" is defined twice; only the first definition is used' }]);
 	});
 
@@ -124,7 +124,7 @@ describe("bad entries: one error each, the rest usable", () => {
 	it("reports a duplicate YAML key, keeping the first and the rest of the registry", () => {
 		const registry = parseRegistry("groups:\n  a:\n    description: first\n  b: {}\n  a:\n    description: second\n");
 		expect(registry.usable).toBe(true);
-		expect([...registry.groups.values()]).toEqual([{ id: "a", description: "first" }, { id: "b" }]);
+		expect([...registry.groups.values()]).toEqual([{ id: "a", description: "first", serve: true, gateway: false }, { id: "b", serve: true, gateway: false }]);
 		expect(registry.errors).toEqual([{ where: "groups.a", message: "is defined twice; only the first definition is used" }]);
 	});
 
@@ -186,5 +186,30 @@ describe("isGroupId", () => {
 	it("follows ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", () => {
 		for (const ok of ["a", "10-backend-group", "A.b_c-d", "9", "x".repeat(64)]) expect(isGroupId(ok)).toBe(true);
 		for (const bad of ["", "-a", ".a", "_a", "a b", "a/b", "ä", "x".repeat(65), 10, null, undefined]) expect(isGroupId(bad)).toBe(false);
+	});
+});
+
+describe("contract v2 additions", () => {
+	it("item 14: group ids that differ only in case are a registry error; the first is kept", () => {
+		const registry = parseRegistry("groups:\n  Backend: {}\n  backend: {}\n  frontend: {}\n");
+		expect([...registry.groups.keys()]).toEqual(["Backend", "frontend"]);
+		expect(registry.errors).toEqual([{ where: "groups.backend", message: 'group id "backend" differs from "Backend" only in case: they would share one folder on macOS, Windows and phones; only "Backend" is used' }]);
+	});
+
+	it("reads cycle_detection (chain by default, or trace) and reports anything else", () => {
+		expect(parseRegistry("groups: {}\n").communication.cycle_detection).toBe("chain");
+		expect(parseRegistry("communication:\n  cycle_detection: trace\n").communication.cycle_detection).toBe("trace");
+		const bad = parseRegistry("communication:\n  cycle_detection: loose\n");
+		expect(bad.communication.cycle_detection).toBe("chain");
+		expect(bad.errors[0]).toMatchObject({ where: "communication.cycle_detection" });
+	});
+
+	it("reads url (http and https only), token_file, serve and gateway; a token in the registry is an error", () => {
+		const registry = parseRegistry("groups:\n  remote:\n    url: https://agents.example/a2a/\n    token_file: ~/.a2a/token\n  quiet:\n    serve: false\n  door:\n    gateway: true\n  bad:\n    url: file:///etc/passwd\n  leaky:\n    token: abc\n");
+		expect(registry.groups.get("remote")).toMatchObject({ url: "https://agents.example/a2a/", tokenFile: "~/.a2a/token", serve: true });
+		expect(registry.groups.get("quiet")).toMatchObject({ serve: false });
+		expect(registry.groups.get("door")).toMatchObject({ gateway: true });
+		expect(registry.groups.has("bad")).toBe(false);
+		expect(registry.errors.map((e) => e.where)).toEqual(["groups.bad", "groups.leaky"]);
 	});
 });

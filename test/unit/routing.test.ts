@@ -5,7 +5,7 @@ import { MessageIndex, entryFromRaw, wasDelivered } from "../../src/core/message
 import type { IndexEntry } from "../../src/core/message-index";
 import { parseRegistry } from "../../src/core/registry";
 import type { Registry } from "../../src/core/registry";
-import { decideOutboxNote, requestAnswered, routeInto, traceOf, traceParticipants } from "../../src/core/routing";
+import { decideOutboxNote, requestAnswered, traceOf, traceParticipants } from "../../src/core/routing";
 import type { RoutingContext, Verdict } from "../../src/core/routing";
 import { flattenMessageText, quarantineText, stampAnswered, stampDead, stampDeliveredRequest, stampDeliveredResponse } from "../../src/core/stamps";
 import { basename, stem } from "../../src/core/paths";
@@ -46,7 +46,7 @@ function response(from: string, extra: string[] = [], trace = TRACE): string {
 }
 
 function decide(group: string, name: string, text: string, mtime = NOW - 60_000, grace = GRACE): Verdict {
-	return decideOutboxNote({ path: outboxPath(group, name), text, mtime, group }, ctx, grace);
+	return decideOutboxNote({ path: outboxPath(group, name), text, mtime, group }, ctx, { graceMs: grace });
 }
 
 /** Indexes a note where it lies, as the router's scan does. */
@@ -60,11 +60,11 @@ function indexNote(path: string, text: string): IndexEntry {
 function carryOut(verdict: Verdict, group: string, name: string, text: string, at = NOW): { path: string; text: string } {
 	if (verdict.action !== "deliver") throw new Error(`expected deliver, got ${JSON.stringify(verdict)}`);
 	expect(group).toBe(verdict.message.envelope.source_group);
-	const env = verdict.message.envelope;
-	const inherited = routeInto(index, env.trace_id, env.source_group);
-	// The router moves the note to `<stem>.md` in the inbox, then flattens and stamps it there.
+	// The router writes the note, flattened and stamped, as `<stem>.md` in the inbox.
 	const path = `${layout.box(verdict.target, "inbox")}/${stem(name)}.md`;
-	const stamped = flattenMessageText(text, path, (fm) => stampDeliveredRequest(fm, verdict.target, at, registry.communication, inherited));
+	const stamped = flattenMessageText(text, path, (fm) =>
+		stampDeliveredRequest(fm, { target: verdict.target, now: at, settings: registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: `id-${name}` }),
+	);
 	if (stamped === null) throw new Error("could not stamp");
 	indexNote(path, stamped);
 	return { path, text: stamped };
@@ -107,9 +107,24 @@ describe("rule 2: the grace period for notes still being written", () => {
 		expect(decide(A, "m.md", half, NOW + 10 * GRACE)).toMatchObject({ action: "reject", code: "INVALID_MESSAGE" });
 	});
 
-	it("gives no grace to a note that parses but is invalid", () => {
-		const reason = expectReject(decide(A, "m.md", note([`source_group: ${A}`, `target_group: ${B}`, "request_type: query"]), NOW), "INVALID_MESSAGE");
+	it("item 11: gives a note that parses but is invalid (half typed) the grace period too, then rejects it with every problem", () => {
+		const half = note([`source_group: ${A}`, `target_group: ${B}`, "request_type: query"]);
+		expect(decide(A, "m.md", half, NOW - 1000)).toEqual({ action: "wait", reason: "trace_id is required; hop_count is required" });
+		const reason = expectReject(decide(A, "m.md", half, NOW - GRACE), "INVALID_MESSAGE");
 		expect(reason).toBe("trace_id is required; hop_count is required");
+	});
+
+	it("item 11: never routes an empty note (Obsidian's New note), however old", () => {
+		expect(decide(A, "Untitled.md", "", NOW - 3_600_000)).toEqual({ action: "ignore", reason: "an empty note: left for its writer" });
+		expect(decide(A, "Untitled.md", "\n  \n", NOW - 3_600_000, 0)).toMatchObject({ action: "ignore" });
+	});
+
+	it("item 11: leaves a note open in an editor alone while it changed in the last seconds, even a valid one", () => {
+		const valid = request(A, B);
+		const editing = decideOutboxNote({ path: outboxPath(A, "m.md"), text: valid, mtime: NOW - 1000, group: A, editing: true }, ctx, { graceMs: GRACE });
+		expect(editing).toMatchObject({ action: "wait" });
+		const quiet = decideOutboxNote({ path: outboxPath(A, "m.md"), text: valid, mtime: NOW - GRACE, group: A, editing: true }, ctx, { graceMs: GRACE });
+		expect(quiet).toMatchObject({ action: "deliver" });
 	});
 });
 
@@ -183,7 +198,7 @@ describe("rule 6: CYCLE_DETECTED and duplicates", () => {
 		expect(rawOf(delivered.text).fields.route).toEqual([A, B, C]);
 		const third = request(C, A, ["message_id: m3"]).replace("hop_count: 0", "hop_count: 2");
 		const reason = expectReject(decide(C, "m3.md", third), "CYCLE_DETECTED");
-		expect(reason).toBe(`${A} has already taken part in trace ${TRACE} (${A}, ${B}, ${C})`);
+		expect(reason).toBe(`${A} is already on this request's chain (${A} -> ${B} -> ${C} -> ${A}): the request would come back to a group that is still waiting for it`);
 	});
 
 	it("detects the cycle from the note's own route even when the vault holds nothing of the trace", () => {
@@ -206,11 +221,59 @@ describe("rule 6: CYCLE_DETECTED and duplicates", () => {
 		expect(decide(A, "m.md", request(A, D))).toMatchObject({ action: "deliver", target: D });
 	});
 
-	it("counts a request that timed out in the dead-letter folder (it was delivered)", () => {
+	it("with cycle_detection: trace, counts a request that timed out in the dead-letter folder (it was delivered)", () => {
+		const literal = parseRegistry(`communication:\n  cycle_detection: trace\ngroups:\n  ${A}: {}\n  ${B}: {}\n  ${C}: {}\n`);
+		ctx = { ...ctx, registry: literal, layout: new VaultLayout("A2A", literal) };
 		const timedOut = note([`trace_id: ${TRACE}`, "hop_count: 0", `source_group: ${A}`, `target_group: ${B}`, "request_type: query", "state: timed_out", `route: [${A}, ${B}]`]);
 		const entry = indexNote("A2A/dead-letter/t.md", timedOut);
 		expect(wasDelivered(entry)).toBe(true);
-		expectReject(decide(C, "m.md", request(C, B)), "CYCLE_DETECTED");
+		expect(expectReject(decide(C, "m.md", request(C, B)), "CYCLE_DETECTED")).toContain("cycle_detection: trace");
+	});
+
+	it("item 9: with chain detection (the default), a new request to B after its TIMEOUT is delivered", () => {
+		const timedOut = note([`trace_id: ${TRACE}`, "message_id: t", "hop_count: 0", `source_group: ${A}`, `target_group: ${B}`, "request_type: query", "state: timed_out", `route: [${A}, ${B}]`, "dead_at: 2026-01-15T10:00:00Z"]);
+		indexNote("A2A/dead-letter/t.md", timedOut);
+		expect(decide(A, "again.md", request(A, B, ["message_id: again"]))).toMatchObject({ action: "deliver", target: B, route: [A, B] });
+	});
+
+	it("item 9: a follow-up A->B after B answered is delivered", () => {
+		const first = request(A, B, ["message_id: q1"]);
+		const delivered = carryOut(decide(A, "q1.md", first), A, "q1.md", first);
+		index.remove(delivered.path);
+		indexNote(`${layout.box(B, "archive")}/q1.md`, delivered.text.replace("state: delivered", "state: answered"));
+		expect(decide(A, "q2.md", request(A, B, ["message_id: q2"]))).toMatchObject({ action: "deliver", route: [A, B] });
+	});
+
+	it("item 9: a diamond A->B->D and A->C->D is delivered; A->B->C->A is stopped", () => {
+		const ab = request(A, B, ["message_id: ab"]);
+		carryOut(decide(A, "ab.md", ab), A, "ab.md", ab);
+		const ac = request(A, C, ["message_id: ac"]);
+		carryOut(decide(A, "ac.md", ac), A, "ac.md", ac);
+		const bd = request(B, D, ["message_id: bd", "parent_id: ab"]).replace("hop_count: 0", "hop_count: 1");
+		expect(decide(B, "bd.md", bd)).toMatchObject({ action: "deliver", route: [A, B, D] });
+		carryOut(decide(B, "bd.md", bd), B, "bd.md", bd);
+		const cd = request(C, D, ["message_id: cd", "parent_id: ac"]).replace("hop_count: 0", "hop_count: 1");
+		expect(decide(C, "cd.md", cd)).toMatchObject({ action: "deliver", route: [A, C, D] });
+		const bc = request(B, C, ["message_id: bc", "parent_id: ab"]).replace("hop_count: 0", "hop_count: 1");
+		carryOut(decide(B, "bc.md", bc), B, "bc.md", bc);
+		const ca = request(C, A, ["message_id: ca", "parent_id: bc"]).replace("hop_count: 0", "hop_count: 2");
+		expectReject(decide(C, "ca.md", ca), "CYCLE_DETECTED");
+	});
+
+	it("item 9: parent_id is honoured, and a parent_id that names no request delivered to the sender is refused", () => {
+		const ab = request(A, B, ["message_id: ab"]);
+		carryOut(decide(A, "ab.md", ab), A, "ab.md", ab);
+		expect(expectReject(decide(B, "x.md", request(B, C, ["parent_id: nowhere"])), "INVALID_MESSAGE")).toContain('parent_id "nowhere" names no request delivered to');
+		expectReject(decide(C, "y.md", request(C, D, ["parent_id: ab"])), "INVALID_MESSAGE");
+	});
+
+	it("item 9: the parent is inferred (and stamped) when absent: the request B holds on this trace", () => {
+		const ab = request(A, B, ["message_id: ab"]);
+		carryOut(decide(A, "ab.md", ab), A, "ab.md", ab);
+		const bc = request(B, C, ["message_id: bc"]).replace("hop_count: 0", "hop_count: 1");
+		expect(decide(B, "bc.md", bc)).toMatchObject({ action: "deliver", route: [A, B, C], parentId: "ab" });
+		const done = carryOut(decide(B, "bc.md", bc), B, "bc.md", bc);
+		expect(rawOf(done.text).fields.parent_id).toBe("ab");
 	});
 
 	it("calls a message_id already delivered a duplicate, not a cycle", () => {
@@ -235,10 +298,9 @@ describe("rule 6: CYCLE_DETECTED and duplicates", () => {
 		expect(decide(A, "m.md", text)).toMatchObject({ action: "deliver" });
 	});
 
-	it("inherits the route into the sender when the note gives none, so B->A after A->B is a cycle", () => {
+	it("a request B makes while it holds A's request continues A's chain, so B->A is a cycle", () => {
 		const first = request(A, B, ["message_id: m1"]);
 		carryOut(decide(A, "m1.md", first), A, "m1.md", first);
-		expect(routeInto(index, TRACE, B)).toEqual([A, B]);
 		expectReject(decide(B, "back.md", request(B, A).replace("hop_count: 0", "hop_count: 1")), "CYCLE_DETECTED");
 	});
 });
@@ -275,18 +337,22 @@ describe("responses", () => {
 		expect(requestAnswered(index, { kind: "response", trace_id: TRACE, source_group: B, status: "success" })?.messageId).toBe("q2");
 	});
 
-	it("uses an explicit target_group as written", () => {
+	it("accepts a target_group that names the requester, and refuses one that does not", () => {
 		deliverRequest(A, B, "q1", NOW - 5000);
-		expect(decide(B, "r.md", response(B, ["in_reply_to: q1", `target_group: ${C}`]))).toMatchObject({ action: "answer", target: C });
+		expect(decide(B, "r.md", response(B, ["in_reply_to: q1", `target_group: ${A}`]))).toMatchObject({ action: "answer", target: A });
+		expect(expectReject(decide(B, "r.md", response(B, ["in_reply_to: q1", `target_group: ${C}`])), "INVALID_MESSAGE")).toContain(`target_group is ${C} but request q1 came from ${A}`);
 	});
 
-	it("rejects a response with no target and nothing to answer as INVALID_MESSAGE, naming target_group", () => {
+	it("rejects a response with nothing to answer as INVALID_MESSAGE, asking for in_reply_to", () => {
 		const reason = expectReject(decide(B, "r.md", response(B)), "INVALID_MESSAGE");
-		expect(reason).toContain("target_group is missing");
+		expect(reason).toBe(`no request of trace ${TRACE} waits for an answer from ${B}: give in_reply_to, the message_id of the request you answer`);
 	});
 
-	it("rejects a response to an unknown group as GROUP_NOT_FOUND", () => {
-		expectReject(decide(B, "r.md", response(B, ["target_group: 99-nowhere"])), "GROUP_NOT_FOUND");
+	it("rejects a response to a requester that left the registry as GROUP_NOT_FOUND", () => {
+		deliverRequest(A, B, "q1", NOW - 5000);
+		const without = parseRegistry(`groups:\n  ${B}: {}\n  ${C}: {}\n`);
+		ctx = { ...ctx, registry: without, layout: new VaultLayout("A2A", without) };
+		expectReject(decide(B, "r.md", response(B, ["in_reply_to: q1"])), "GROUP_NOT_FOUND");
 	});
 
 	it("does not answer from a request delivered to another group", () => {
@@ -297,7 +363,7 @@ describe("responses", () => {
 	it("calls a response whose message_id was already delivered a duplicate", () => {
 		deliverRequest(A, B, "q1", NOW - 5000);
 		const text = response(B, ["in_reply_to: q1", "message_id: r1"]);
-		const stamped = flattenMessageText(text, outboxPath(B, "r1.md"), (fm) => stampDeliveredResponse(fm, A, NOW));
+		const stamped = flattenMessageText(text, outboxPath(B, "r1.md"), (fm) => stampDeliveredResponse(fm, { target: A, now: NOW, late: false, fallbackId: "r1" }));
 		indexNote(`${layout.box(A, "inbox")}/r1.md`, stamped ?? "");
 		expect(decide(B, "again.md", text)).toMatchObject({ action: "duplicate" });
 	});
@@ -313,11 +379,12 @@ describe("responses", () => {
 });
 
 describe("stamps written on delivery", () => {
-	const settings = { max_hops: 5, timeout_seconds: 30, retry_attempts: 3 };
+	const settings = { max_hops: 5, timeout_seconds: 30, retry_attempts: 3, cycle_detection: "chain" as const };
+	const FALLBACK = "6a1f3c2e-0b5d-4c4e-9f7a-2d8e1b3c4a5f";
 
 	it("stamps a delivered request with identity, route, state, times and attempt", () => {
 		const fm: Record<string, unknown> = { trace_id: TRACE, source_group: A, target_group: B, request_type: "query", hop_count: 0, error_code: "OLD", dead_at: "x" };
-		stampDeliveredRequest(fm, B, NOW, settings);
+		stampDeliveredRequest(fm, { target: B, now: NOW, settings, route: [A, B], fallbackId: FALLBACK });
 		expect(fm).toMatchObject({
 			kind: "request",
 			created: "2026-01-15T10:30:00.000Z",
@@ -327,43 +394,43 @@ describe("stamps written on delivery", () => {
 			expires_at: "2026-01-15T10:30:30.000Z",
 			attempt: 1,
 		});
-		expect(fm.message_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(fm.message_id).toBe(FALLBACK);
 		expect(fm).not.toHaveProperty("error_code");
 		expect(fm).not.toHaveProperty("dead_at");
 	});
 
 	it("uses the message's own timeout_seconds and keeps its message_id and created", () => {
 		const fm: Record<string, unknown> = { message_id: "mine", created: "2026-01-15T10:00:00Z", source_group: B, timeout_seconds: 90, route: [A, B] };
-		stampDeliveredRequest(fm, C, NOW, settings);
+		stampDeliveredRequest(fm, { target: C, now: NOW, settings, route: [A, B, C], fallbackId: FALLBACK });
 		expect(fm).toMatchObject({ message_id: "mine", created: "2026-01-15T10:00:00Z", route: [A, B, C], expires_at: "2026-01-15T10:31:30.000Z" });
 	});
 
-	it("inherits the route when the note has none, and stamping twice gives the same fields", () => {
+	it("writes the route the decision found and the inferred parent; stamping twice gives the same fields", () => {
 		const fm: Record<string, unknown> = { message_id: "m", source_group: B };
-		stampDeliveredRequest(fm, C, NOW, settings, [A, B]);
+		stampDeliveredRequest(fm, { target: C, now: NOW, settings, route: [A, B, C], parentId: "p", fallbackId: FALLBACK });
 		const once = structuredClone(fm);
-		stampDeliveredRequest(fm, C, NOW, settings, [A, B]);
+		stampDeliveredRequest(fm, { target: C, now: NOW, settings, route: [A, B, C], parentId: "p", fallbackId: FALLBACK });
 		expect(fm).toEqual(once);
-		expect(fm.route).toEqual([A, B, C]);
+		expect(fm).toMatchObject({ route: [A, B, C], parent_id: "p" });
 	});
 
 	it("stamps a delivered response with its target, in_reply_to and processing_time_ms", () => {
 		const req = { messageId: "q1", deliveredAt: "2026-01-15T10:29:59.850Z" } as IndexEntry;
 		const fm: Record<string, unknown> = { trace_id: TRACE, source_group: B, status: "success" };
-		stampDeliveredResponse(fm, A, NOW, req);
+		stampDeliveredResponse(fm, { target: A, now: NOW, request: req, late: false, fallbackId: FALLBACK });
 		expect(fm).toMatchObject({ kind: "response", target_group: A, in_reply_to: "q1", processing_time_ms: 150, state: "delivered", delivered_at: "2026-01-15T10:30:00.000Z" });
 	});
 
 	it("measures processing_time_ms from the response's created, and keeps a value the agent gave", () => {
 		const req = { messageId: "q1", deliveredAt: "2026-01-15T10:29:00.000Z" } as IndexEntry;
 		const fm: Record<string, unknown> = { created: "2026-01-15T10:29:02.500Z" };
-		stampDeliveredResponse(fm, A, NOW, req);
+		stampDeliveredResponse(fm, { target: A, now: NOW, request: req, late: false, fallbackId: FALLBACK });
 		expect(fm.processing_time_ms).toBe(2500);
 		const given: Record<string, unknown> = { processing_time_ms: 7 };
-		stampDeliveredResponse(given, A, NOW, req);
+		stampDeliveredResponse(given, { target: A, now: NOW, request: req, late: false, fallbackId: FALLBACK });
 		expect(given.processing_time_ms).toBe(7);
 		const early: Record<string, unknown> = { created: "2026-01-15T10:00:00Z" };
-		stampDeliveredResponse(early, A, NOW, req);
+		stampDeliveredResponse(early, { target: A, now: NOW, request: req, late: false, fallbackId: FALLBACK });
 		expect(early.processing_time_ms).toBe(0);
 	});
 
@@ -410,7 +477,8 @@ describe("any text at all", () => {
 		fc.assert(
 			fc.property(textArb, fc.constantFrom("m.md", "m.yaml", "m.yml"), fc.integer({ min: 0, max: 10_000 }), (text, name, age) => {
 				const verdict = decide(A, name, text, NOW - age);
-				expect(["wait", "reject", "deliver", "answer", "duplicate"]).toContain(verdict.action);
+				expect(["wait", "reject", "deliver", "answer", "duplicate", "ignore"]).toContain(verdict.action);
+				if (verdict.action === "ignore") expect(text.trim()).toBe("");
 				if (verdict.action === "reject") expect(verdict.reason.length).toBeGreaterThan(0);
 				if (verdict.action === "wait") expect(age).toBeLessThan(GRACE);
 			}),

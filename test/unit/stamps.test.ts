@@ -13,7 +13,7 @@ import { TRACE, anyUnicodeString, messageOf, note, rawOf, seedFixture } from "./
 // YAML notes, and quarantined dead letters.
 
 const NOW = Date.parse("2026-01-15T10:30:00Z");
-const SETTINGS: CommunicationSettings = { max_hops: 5, timeout_seconds: 30, retry_attempts: 3 };
+const SETTINGS: CommunicationSettings = { max_hops: 5, timeout_seconds: 30, retry_attempts: 3, cycle_detection: "chain" };
 const INBOX = "A2A/groups/20-frontend-group/inbox/q.md";
 
 function delivered(overrides: Partial<IndexEntry> = {}): IndexEntry {
@@ -89,7 +89,7 @@ describe("timeoutStep", () => {
 
 	it("reads its schedule from a stamped note through the index entry", () => {
 		const fm: Record<string, unknown> = { trace_id: TRACE, source_group: "10-backend-group", target_group: "20-frontend-group", request_type: "task", hop_count: 0, timeout_seconds: 5 };
-		stampDeliveredRequest(fm, "20-frontend-group", NOW, SETTINGS);
+		stampDeliveredRequest(fm, { target: "20-frontend-group", now: NOW, settings: SETTINGS, route: ["10-backend-group", "20-frontend-group"], fallbackId: "f" });
 		const entry = entryFromRaw(INBOX, { area: "box", box: "inbox", group: "20-frontend-group" }, { fields: fm, payload: {}, format: "flat", frontmatterBytes: 0 });
 		expect(timeoutStep(entry, NOW + 4_999, SETTINGS)).toBeNull();
 		expect(timeoutStep(entry, NOW + 5_000, SETTINGS)).toEqual({ action: "retry", attempt: 2, expiresAt: new Date(NOW + 15_000).toISOString() });
@@ -135,7 +135,7 @@ describe("flattenMessageText", () => {
 	});
 
 	it("applies the stamp to the fields of a wrapped or YAML note", () => {
-		const flat = flattenMessageText(seedFixture("request-2-frontend-asks-backend.yaml"), "m.md", (fm) => stampDeliveredRequest(fm, "10-backend-group", NOW, SETTINGS)) as string;
+		const flat = flattenMessageText(seedFixture("request-2-frontend-asks-backend.yaml"), "m.md", (fm) => stampDeliveredRequest(fm, { target: "10-backend-group", now: NOW, settings: SETTINGS, route: ["20-frontend-group", "10-backend-group"], fallbackId: "f" })) as string;
 		const fm = readFrontmatter(flat);
 		expect(fm).toMatchObject({ kind: "request", state: "delivered", attempt: 1, route: ["20-frontend-group", "10-backend-group"], hop_count: 1, priority: "medium" });
 		expect(validateRaw(rawOf(flat)).ok).toBe(true);

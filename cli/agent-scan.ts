@@ -1,9 +1,9 @@
-import { readAgent } from "../core/agent";
-import type { AgentRecord } from "../core/agent";
-import { splitNote, parseFrontmatterYaml } from "../core/frontmatter";
-import { ignoreReason } from "../core/ignore";
-import { extension } from "../core/paths";
-import type { VaultPort } from "./vault-port";
+import { readAgent } from "../src/core/agent";
+import type { AgentRecord } from "../src/core/agent";
+import { splitNote, parseFrontmatterYaml } from "../src/core/frontmatter";
+import { ignoreReason } from "../src/core/ignore";
+import { extension } from "../src/core/paths";
+import type { VaultPort } from "../src/router/vault-port";
 
 // Reads every agent note below the given folders through the vault port (the CLI's `status`; the
 // plugin reads agents from Obsidian's metadata cache instead).
@@ -16,8 +16,9 @@ export async function scanAgents(port: VaultPort, folders: string[]): Promise<{ 
 		for (const file of await port.listRecursive(folder)) {
 			if (seen.has(file.path) || extension(file.path) !== "md" || ignoreReason(file.path)) continue;
 			seen.add(file.path);
-			const text = await port.read(file.path);
-			if (text === null) continue;
+			const read = await port.read(file.path);
+			if (read === null) continue;
+			const text = read.text;
 			try {
 				const split = splitNote(text);
 				if (!split.hasFrontmatter) continue;

@@ -1,0 +1,122 @@
+import * as fs from "node:fs";
+import { printReport } from "./commands/route";
+import { checkRegistry } from "./session";
+import type { Session } from "./session";
+
+// `a2a route --watch`: routes as the file system reports changes (inotify and its kin through
+// fs.watch), and otherwise sleeps. One timer is armed at a time, for the next moment there is work
+// without a change: a timeout, a note waiting for its writer, the lease's renewal, or the slow check
+// for changes the file system did not report. Idle, it reads nothing but the folder listings of
+// that check.
+
+export interface WatchOptions {
+	/** How often to look for changes no event reported, in milliseconds. */
+	intervalMs: number;
+	signal?: AbortSignal;
+}
+
+const DEBOUNCE_MS = 5;
+
+export async function watchRouting(session: Session, options: WatchOptions): Promise<void> {
+	const { router, vault } = session;
+	if (!session.json) session.err(`Watching ${vault.dir} (${router.layout.root}); press Ctrl+C to stop.`);
+	const changed = new Set<string>();
+	let everything = true;
+	let watchers: fs.FSWatcher[] = [];
+	let timer: NodeJS.Timeout | null = null;
+	let wake: (() => void) | null = null;
+	let stopping = false;
+	let lastReason = "";
+	let waiting = new Set<string>();
+
+	const poke = () => {
+		if (wake) {
+			const w = wake;
+			wake = null;
+			w();
+		}
+	};
+	const watchFolders = () => {
+		for (const w of watchers) w.close();
+		watchers = [];
+		const folders = new Set([router.layout.root, ...router.layout.messageFolders()]);
+		for (const folder of folders) {
+			try {
+				const watcher = fs.watch(vault.abs(folder), { persistent: true }, (_event, name) => {
+					if (name === null) everything = true;
+					else changed.add(`${folder}/${name.toString()}`);
+					if (timer) clearTimeout(timer);
+					timer = setTimeout(poke, DEBOUNCE_MS);
+				});
+				watcher.on("error", () => {
+					everything = true;
+				});
+				watchers.push(watcher);
+			} catch {
+				// A folder that does not exist yet: the slow check covers it until it does.
+			}
+		}
+	};
+	const stop = () => {
+		stopping = true;
+		poke();
+	};
+	process.once("SIGINT", stop);
+	process.once("SIGTERM", stop);
+	options.signal?.addEventListener("abort", stop);
+	watchFolders();
+	let nextSlowCheck = Date.now() + options.intervalMs;
+	let slowChecks = 0;
+	try {
+		while (!stopping) {
+			const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
+			if (registryChanged && (await router.loadRegistry())) {
+				checkRegistry(session);
+				watchFolders();
+			}
+			if (everything || Date.now() >= nextSlowCheck) {
+				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
+				await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
+				slowChecks++;
+				nextSlowCheck = Date.now() + options.intervalMs;
+			}
+			const outbox: string[] = [];
+			for (const p of changed) {
+				const location = router.layout.locate(p);
+				if (location.area === "box" && location.box === "outbox") outbox.push(p);
+				else await router.indexSync.refresh(p);
+			}
+			const full = everything || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
+			changed.clear();
+			everything = false;
+			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...waiting])]);
+			waiting = new Set(report.waiting);
+			printReport(session, report);
+			if (report.busy && report.standby !== lastReason && !session.json) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+			if (router.lease.lostTo !== null) {
+				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
+				router.lease.lostTo = null;
+			}
+			lastReason = report.busy ? (report.standby ?? "") : "";
+			if (stopping) break;
+			const now = Date.now();
+			const due = router.nextWakeTime();
+			const times = [nextSlowCheck, now + router.lease.renewEveryMs];
+			if (due !== null) times.push(due);
+			if (waiting.size > 0) times.push(now + Math.max(100, router.graceMs / 4));
+			if (changed.size > 0) continue;
+			await new Promise<void>((resolve) => {
+				wake = resolve;
+				timer = setTimeout(poke, Math.max(0, Math.min(...times) - now));
+			});
+			if (timer) clearTimeout(timer);
+			timer = null;
+		}
+	} finally {
+		for (const w of watchers) w.close();
+		if (timer) clearTimeout(timer);
+		process.off("SIGINT", stop);
+		process.off("SIGTERM", stop);
+		await router.stop();
+	}
+}

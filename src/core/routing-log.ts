@@ -1,0 +1,82 @@
+import type { RoutingDecision } from "./decision";
+import { basename } from "./paths";
+import { oneLine } from "./text";
+
+// The routing log note (`log/YYYY-MM-DD.md`): one Markdown table row per decision, written as soon
+// as the decision is carried out. Every value a message supplies is escaped, so that no message can
+// put HTML, a link, an embed or any other Markdown structure into the log: what a row shows is text.
+// The note column links the note by its name, which the router keeps when it moves a note on, so a
+// link written at delivery still opens the note once it is archived.
+
+const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/** A table cell holding `text` as plain text: one line, no HTML, no Markdown structure. */
+export function escapeCell(text: string | undefined, max = 200): string {
+	if (!text) return "";
+	return oneLine(text, max)
+		.replace(/[&<>]/g, (c) => HTML_ENTITIES[c])
+		.replace(/[\\`*[\]#!|~=^$%]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`);
+}
+
+/** The text of a cell written by escapeCell. */
+export function unescapeCell(cell: string): string {
+	return cell.replace(/\\([\\`*_[\]#!|~=^$%])/g, "$1").replace(/&(amp|lt|gt);/g, (_m, name: string) => ({ amp: "&", lt: "<", gt: ">" })[name] ?? "");
+}
+
+export function logHeader(day: string): string {
+	return `# Routing log ${day}\n\n| Time | Outcome | Message | Trace | Route | Error | Note |\n| --- | --- | --- | --- | --- | --- | --- |\n`;
+}
+
+/** The link to a note in a log row: by name (names the router writes hold no link syntax). */
+function noteLink(path: string): string {
+	const name = basename(path).replace(/\.md$/i, "");
+	return /^[^\\[\]|#^<>%`\n\r]+$/.test(name) ? `[[${name}]]` : escapeCell(basename(path));
+}
+
+/** One Markdown table row per decision. */
+export function logLine(d: RoutingDecision): string {
+	const time = new Date(d.time).toISOString().slice(11, 19);
+	const route = d.source_group || d.target_group ? `${d.source_group ?? "?"} -> ${d.target_group ?? "?"}` : "";
+	return `| ${time} | ${d.outcome} | ${escapeCell(d.message_id)} | ${escapeCell(d.trace_id)} | ${escapeCell(route)} | ${escapeCell(d.error_code)} | ${noteLink(d.path)} |\n`;
+}
+
+/** Splits a table row on its unescaped pipes. */
+function splitRow(line: string): string[] {
+	const cells: string[] = [];
+	let current = "";
+	for (let i = 0; i < line.length; i++) {
+		if (line[i] === "\\" && i + 1 < line.length) {
+			current += line[i] + line[i + 1];
+			i++;
+		} else if (line[i] === "|") {
+			cells.push(current.trim());
+			current = "";
+		} else current += line[i];
+	}
+	return cells.slice(1);
+}
+
+export interface LogRow {
+	time: string;
+	outcome: string;
+	messageId: string;
+	traceId: string;
+	route: string;
+	errorCode: string;
+	/** The note's file name (without folder) as the row names it. */
+	name: string;
+}
+
+/** Reads the rows of a log note back (for the view's latest decisions and for recovery). */
+export function parseLogLines(text: string): LogRow[] {
+	const rows: LogRow[] = [];
+	for (const line of text.split("\n")) {
+		if (!line.startsWith("| ") || line.startsWith("| Time") || line.startsWith("| ---")) continue;
+		const cells = splitRow(line);
+		if (cells.length < 7) continue;
+		const link = /^\[\[([^\]]*)\]\]$/.exec(cells[6]);
+		const [time, outcome, messageId, traceId, route, errorCode] = cells.slice(0, 6).map(unescapeCell);
+		rows.push({ time, outcome, messageId, traceId, route, errorCode, name: link ? `${link[1]}.md` : unescapeCell(cells[6]) });
+	}
+	return rows;
+}

@@ -1,0 +1,48 @@
+// Times in notes (contract v2, section 4): ISO 8601, and a time written without a timezone is UTC,
+// whatever the zone of the machine that reads it. PyYAML writes `2026-01-15 23:59:00+00:00` (a space
+// instead of the T), JavaScript's Date.parse reads a zone-less date-time as local time: every reader
+// of a time in a note goes through parseTime, never Date.parse.
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** True when `text` has the shape of an ISO 8601 date or date-time (a zone is optional). */
+export function isIsoTime(text: unknown): text is string {
+	return typeof text === "string" && !Number.isNaN(parseTime(text));
+}
+
+/** Epoch milliseconds of an ISO 8601 time (UTC when it has no zone), or NaN. Dates are taken as is. */
+export function parseTime(value: unknown): number {
+	if (value instanceof Date) return value.getTime();
+	if (typeof value !== "string") return Number.NaN;
+	const m = ISO.exec(value.trim());
+	if (!m) return Number.NaN;
+	const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone = "Z"] = m;
+	const ms = frac === "" ? 0 : Math.round(Number(`0${frac}`) * 1000);
+	const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+	if (!isValidCalendar(utc, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s))) return Number.NaN;
+	return utc - zoneOffsetMs(zone);
+}
+
+function isValidCalendar(utc: number, y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
+	if (h > 23 || mi > 59 || s > 60) return false;
+	const date = new Date(utc);
+	return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function zoneOffsetMs(zone: string): number {
+	if (zone === "Z" || zone === "z") return 0;
+	const sign = zone.startsWith("-") ? -1 : 1;
+	const digits = zone.slice(1).replace(":", "");
+	const hours = Number(digits.slice(0, 2));
+	const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+	return sign * (hours * 60 + minutes) * 60000;
+}
+
+/** The ISO 8601 UTC form the router writes. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A time value of a note in the router's form (UTC, with Z), or undefined when it is not a time. */
+export function normalTime(value: unknown): string | undefined {
+	const t = parseTime(value);
+	return Number.isNaN(t) ? undefined : iso(t);
+}

@@ -1,0 +1,143 @@
+import { isAwaitingAnswer, wasDelivered } from "../core/message-index";
+import type { IndexEntry } from "../core/message-index";
+import { readRawMessage } from "../core/message-parse";
+import { basename } from "../core/paths";
+import { ROUTER_SENDER } from "../core/protocol";
+import { WRITE_INTO_OUTBOX } from "../core/routing";
+import { nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
+import type { PassReport, Router } from "./router";
+
+// The inboxes' side of a pass: rule 8 (retries, then TIMEOUT), the notes that appeared in an inbox
+// without the router (rule 7: "write into your outbox"), and the steps an interruption left half
+// done (a request stamped answered or timed out but not yet moved on). It works from the live index:
+// an idle pass reads nothing.
+
+export class InboxUpkeep {
+	constructor(private readonly router: Router) {}
+
+	async run(report: PassReport): Promise<void> {
+		const router = this.router;
+		for (const entry of [...router.index.all()]) {
+			if (entry.location.area !== "box" || entry.location.box !== "inbox") continue;
+			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
+			await router.guarded(entry.path, report, () => this.keep(entry, report));
+		}
+	}
+
+	private async keep(entry: IndexEntry, report: PassReport): Promise<void> {
+		if (entry.deliveredAt === undefined && entry.deadAt === undefined) return this.refuseArrival(entry, report);
+		if (entry.kind !== "request") return;
+		if (entry.state === "answered") {
+			await this.moveToArchive(entry);
+			return;
+		}
+		if (entry.state === "timed_out") {
+			report.decisions.push(await this.finishTimeout(entry));
+			return;
+		}
+		if (!isAwaitingAnswer(entry)) return;
+		if (this.hasAnswer(entry)) {
+			await this.archive(entry);
+			return;
+		}
+		const router = this.router;
+		const step = timeoutStep(entry, router.now(), router.registry.communication);
+		if (step?.action === "retry") {
+			const read = await router.port.read(entry.path);
+			if (!read) return;
+			const stamped = stampNoteText(read.text, entry.path, "flat", (fm) => stampRetry(fm, step.attempt, step.expiresAt));
+			if ((await router.port.replace(entry.path, stamped.text, read)) !== "done") return;
+			const updated = router.indexSync.indexFields(entry.path, stamped.fields);
+			const decision = router.decision("retried", entry.path, entry.path, updated);
+			await router.log.write(decision);
+			report.decisions.push(decision);
+		} else if (step?.action === "timeout") {
+			report.decisions.push(await this.finishTimeout(entry));
+		}
+	}
+
+	/** True when the request's answer was delivered (an interruption kept the request from its archive). */
+	private hasAnswer(request: IndexEntry): boolean {
+		if (!request.messageId) return false;
+		return this.router.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup === request.targetGroup);
+	}
+
+	/** Rule 7: a note the router did not deliver, found in an inbox, goes to the dead-letter folder. */
+	private async refuseArrival(entry: IndexEntry, report: PassReport): Promise<void> {
+		const router = this.router;
+		const read = await router.port.read(entry.path);
+		if (!read) {
+			router.indexSync.remove(entry.path);
+			return;
+		}
+		// A note still being written (by a careless agent) gets the grace period like an outbox note.
+		const age = router.now() - read.info.mtime;
+		if (read.text.trim() === "" || (router.graceMs > 0 && age < router.graceMs && age > -router.graceMs)) {
+			report.waiting.push(entry.path);
+			return;
+		}
+		const parsed = readRawMessage(read.text, entry.path);
+		const raw = parsed.ok ? parsed.raw : undefined;
+		const claimed = typeof raw?.fields.source_group === "string" ? raw.fields.source_group : "";
+		const known = claimed !== ROUTER_SENDER && router.layout.hasGroup(claimed);
+		report.decisions.push(await router.reject({ path: entry.path, group: known ? claimed : "", read }, "INVALID_MESSAGE", WRITE_INTO_OUTBOX, raw, known));
+	}
+
+	/** Marks an answered request answered where it is, then moves it to its group's archive. */
+	async archive(request: IndexEntry): Promise<void> {
+		const router = this.router;
+		const read = await router.port.read(request.path);
+		if (!read) return;
+		const now = router.now();
+		const stamped = stampNoteText(read.text, request.path, "flat", (fm) => stampAnswered(fm, now));
+		if ((await router.port.replace(request.path, stamped.text, read)) !== "done") return;
+		await this.moveToArchive(router.indexSync.indexFields(request.path, stamped.fields));
+	}
+
+	private async moveToArchive(request: IndexEntry): Promise<void> {
+		const router = this.router;
+		if (request.location.area !== "box") return;
+		const folder = router.layout.box(request.location.group, "archive");
+		if (!folder) return;
+		const dest = await router.writerMove(request.path, folder, basename(request.path), request.messageId ?? basename(request.path));
+		router.indexSync.remove(request.path);
+		if (dest) await router.indexSync.refresh(dest);
+	}
+
+	/**
+	 * Rule 8's end: the timeout response to the requester, the request's dead letter (stamped
+	 * timed_out), its log row, then the request leaves the inbox.
+	 */
+	private async finishTimeout(entry: IndexEntry) {
+		const router = this.router;
+		const read = await router.port.read(entry.path);
+		if (!read) throw new Error(`${entry.path} went away during its timeout`);
+		const now = router.now();
+		const reason = `no response after ${entry.attempt ?? 1} attempt(s); the last one expired at ${entry.expiresAt ?? "an unknown time"}`;
+		const id = entry.messageId ?? basename(entry.path);
+		const stamped = stampNoteText(read.text, entry.path, "flat", (fm) => {
+			if (fm.state !== "timed_out") stampDead(fm, "TIMEOUT", reason, now, "timed_out", id);
+		});
+		const sender = entry.sourceGroup;
+		if (sender && router.layout.hasGroup(sender) && entry.traceId) {
+			await router.sendRouterResponse({
+				kind: "timeout",
+				deadMessageId: id,
+				traceId: entry.traceId,
+				sender,
+				intendedTarget: entry.targetGroup,
+				code: "TIMEOUT",
+				reason: typeof stamped.fields.error_message === "string" ? stamped.fields.error_message : reason,
+				deadLetterPath: `${router.layout.deadLetterFolder}/${basename(entry.path)}`,
+				occasion: "",
+				now,
+			});
+		}
+		return router.transfer({ path: entry.path, read }, router.layout.deadLetterFolder, id, stamped, "timed_out", { error_code: "TIMEOUT", reason });
+	}
+
+	/** The next expiry among the requests waiting in inboxes. */
+	nextWakeTime(): number | null {
+		return nextDueTime(this.router.index.all());
+	}
+}

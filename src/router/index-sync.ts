@@ -1,0 +1,155 @@
+import { ignoreReason } from "../core/ignore";
+import type { Location, VaultLayout } from "../core/layout";
+import { MessageIndex, entryFromRaw } from "../core/message-index";
+import type { IndexEntry } from "../core/message-index";
+import { isMessagePath, readRawMessage } from "../core/message-parse";
+import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
+import type { VaultPort } from "./vault-port";
+
+// Keeps the message index in step with the vault. The live part (every group's inbox, and the
+// outboxes, which are only counted until the router reads a note to route it) is read at start. The
+// history (archives and the dead-letter folder, which grow for ever) is read only when a decision
+// needs it: a pass with nothing to route never reads it, so routing costs the same on a vault with
+// years of history as on a new one. Of a history note only its head is read: the frontmatter.
+
+/** Enough of a note for its frontmatter (at most 8 KB, rule 3) and a quarantine block above it. */
+const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
+
+export interface IndexSyncOptions {
+	/** Called every few milliseconds of indexing work, so that a host app can stay responsive. */
+	yieldNow?: () => Promise<void>;
+	clock?: () => number;
+}
+
+const YIELD_AFTER_MS = 40;
+
+export class IndexSync {
+	readonly index = new MessageIndex();
+	private liveLoaded = false;
+	private historyLoaded = false;
+	private lastYield = 0;
+
+	constructor(
+		private readonly port: VaultPort,
+		private readonly layout: () => VaultLayout,
+		private readonly options: IndexSyncOptions = {},
+	) {}
+
+	get hasHistory(): boolean {
+		return this.historyLoaded;
+	}
+
+	/** Forgets everything (the registry or the root folder changed). */
+	clear(): void {
+		this.index.clear();
+		this.liveLoaded = false;
+		this.historyLoaded = false;
+	}
+
+	private liveFolders(): string[] {
+		const layout = this.layout();
+		return layout.groupIds().flatMap((g) => [layout.box(g, "inbox") as string, layout.box(g, "outbox") as string]);
+	}
+
+	private historyFolders(): string[] {
+		const layout = this.layout();
+		return [...layout.groupIds().map((g) => layout.box(g, "archive") as string), layout.deadLetterFolder];
+	}
+
+	/** Reads the live part of the index (once; later changes come through `refresh`). */
+	async ensureLive(): Promise<void> {
+		if (this.liveLoaded) return;
+		this.liveLoaded = true;
+		for (const folder of this.liveFolders()) await this.indexFolder(folder);
+	}
+
+	/** Reads the history (once; later changes come through `refresh`). */
+	async ensureHistory(): Promise<void> {
+		if (this.historyLoaded) return;
+		this.historyLoaded = true;
+		for (const folder of this.historyFolders()) await this.indexFolder(folder);
+	}
+
+	/** Indexes a folder's files; with `newOnly`, only files the index does not hold yet (and drops the gone). */
+	private async indexFolder(folder: string, newOnly = false): Promise<void> {
+		const listed = new Set(await this.port.list(folder));
+		for (const path of listed) {
+			if (newOnly && this.index.get(path)) continue;
+			await this.refreshOne(path);
+			await this.maybeYield();
+		}
+		for (const entry of [...this.index.all()]) {
+			if (entry.path.startsWith(`${folder}/`) && !listed.has(entry.path) && !entry.path.slice(folder.length + 1).includes("/")) this.index.remove(entry.path);
+		}
+	}
+
+	private async maybeYield(): Promise<void> {
+		if (!this.options.yieldNow) return;
+		const now = (this.options.clock ?? Date.now)();
+		if (now - this.lastYield < YIELD_AFTER_MS) return;
+		await this.options.yieldNow();
+		this.lastYield = (this.options.clock ?? Date.now)();
+	}
+
+	/** True when the index covers `location` now (history folders only once the history is read). */
+	private covers(location: Location): boolean {
+		if (location.area === "dead-letter") return this.historyLoaded;
+		if (location.area !== "box") return false;
+		return location.box === "archive" ? this.historyLoaded : this.liveLoaded;
+	}
+
+	/** Brings one path up to date: read again, counted (an outbox note), or dropped when gone. */
+	async refresh(path: string): Promise<IndexEntry | undefined> {
+		const location = this.layout().locate(path);
+		if (!this.covers(location)) return undefined;
+		return this.refreshOne(path);
+	}
+
+	/**
+	 * Re-lists every folder the index covers. With `newOnly`, files already indexed are not read
+	 * again (a router that gets change events for them): the cheap check a watcher falls back on.
+	 */
+	async rescan(newOnly = false, withHistory = true): Promise<void> {
+		for (const folder of this.liveFolders()) await this.indexFolder(folder, newOnly);
+		if (this.historyLoaded && withHistory) for (const folder of this.historyFolders()) await this.indexFolder(folder, newOnly);
+	}
+
+	private async refreshOne(path: string): Promise<IndexEntry | undefined> {
+		const location = this.layout().locate(path);
+		if ((location.area !== "box" && location.area !== "dead-letter") || ignoreReason(path) || !isMessagePath(path)) {
+			this.index.remove(path);
+			return undefined;
+		}
+		if (location.area === "box" && location.box === "outbox") {
+			// Outbox notes are read when they are routed; until then the index only counts them.
+			const entry: IndexEntry = { path, location, kind: null, route: [] };
+			this.index.set(entry);
+			return entry;
+		}
+		const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
+		if (!read) {
+			this.index.remove(path);
+			return undefined;
+		}
+		return this.indexText(path, read.text, location);
+	}
+
+	/** Indexes a note from text the caller has (what the router just wrote, or read). */
+	indexText(path: string, text: string, location = this.layout().locate(path)): IndexEntry {
+		const parsed = readRawMessage(text, path, false);
+		const entry: IndexEntry = parsed.ok ? entryFromRaw(path, location, parsed.raw) : { path, location, kind: null, route: [] };
+		this.index.set(entry);
+		return entry;
+	}
+
+	/** Indexes a note from the fields the router just wrote, without reading it again. */
+	indexFields(path: string, fields: Record<string, unknown>): IndexEntry {
+		const entry = entryFromRaw(path, this.layout().locate(path), { fields, payload: {}, format: "flat", frontmatterBytes: 0 });
+		this.index.set(entry);
+		return entry;
+	}
+
+	remove(path: string): void {
+		this.index.remove(path);
+	}
+}

@@ -1,0 +1,168 @@
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NodeVault } from "../../cli/node-vault";
+import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
+import type { ReadFile, VaultPort } from "../../src/router/vault-port";
+import { createTempHost } from "../fake-obsidian/node-host";
+import type { TempHost } from "../fake-obsidian/node-host";
+import { MemoryVault } from "../helpers/memory-vault";
+
+// One contract for the vault port, run against its three adapters: the in-memory one the fuzz suite
+// uses, the CLI's NodeVault, and the plugin's ObsidianVault over the fake Obsidian. The same script
+// of calls gives the same results, call by call.
+
+let dir: string;
+let host: TempHost | null = null;
+beforeEach(async () => {
+	dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-port-"));
+});
+afterEach(async () => {
+	await host?.cleanup();
+	host = null;
+	await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** What a read says, without what differs by adapter (file identities, times). */
+const shown = (read: ReadFile | null) => (read ? { text: read.text, size: read.info.size, truncated: read.truncated === true } : null);
+
+async function script(port: VaultPort): Promise<unknown[]> {
+	const out: unknown[] = [];
+	const step = async (label: string, run: () => Promise<unknown>) => {
+		try {
+			out.push([label, await run()]);
+		} catch {
+			out.push([label, "throws"]);
+		}
+	};
+	const note = "---\na: 1\n---\nbody ✓\n";
+	await step("read missing", async () => shown(await port.read("A2A/x.md")));
+	await step("stat missing", () => port.stat("A2A/x.md"));
+	await step("list missing folder", () => port.list("A2A/nope"));
+	await step("create", () => port.create("A2A/g/outbox/a.md", note));
+	await step("create taken", () => port.create("A2A/g/outbox/a.md", "other"));
+	await step("read", async () => shown(await port.read("A2A/g/outbox/a.md")));
+	// With maxBytes an adapter may read more (Obsidian reads whole notes), but says the file is longer.
+	await step("read the head", async () => {
+		const head = await port.read("A2A/g/outbox/a.md", { maxBytes: 4 });
+		return { start: head?.text.slice(0, 4), truncated: head?.truncated };
+	});
+	await step("stat size", async () => (await port.stat("A2A/g/outbox/a.md"))?.size);
+	await step("create over a folder", () => port.create("A2A/g/outbox", "x"));
+	await step("move missing", () => port.move("A2A/g/outbox/none.md", "A2A/g/inbox/none.md"));
+	await step("create b", () => port.create("A2A/g/inbox/b.md", note));
+	await step("move onto a taken name", () => port.move("A2A/g/outbox/a.md", "A2A/g/inbox/b.md"));
+	await step("move into a new folder", () => port.move("A2A/g/outbox/a.md", "A2A/g/archive/a.md"));
+	await step("moved away", async () => shown(await port.read("A2A/g/outbox/a.md")));
+	await step("moved here", async () => shown(await port.read("A2A/g/archive/a.md")));
+	const before = await port.read("A2A/g/archive/a.md");
+	await step("replace", () => port.replace("A2A/g/archive/a.md", note.replace("body", "BODY"), before as ReadFile));
+	await step("after replace", async () => shown(await port.read("A2A/g/archive/a.md")));
+	await step("replace what changed since it was read", () => port.replace("A2A/g/archive/a.md", "stale", before as ReadFile));
+	await step("not replaced", async () => shown(await port.read("A2A/g/archive/a.md")));
+	await step("remove what changed since it was read", () => port.remove("A2A/g/archive/a.md", before as ReadFile));
+	await step("replace missing", () => port.replace("A2A/g/archive/none.md", "x", before as ReadFile));
+	await step("append new", () => port.append("A2A/log/d.md", "line 1\n", "# head\n"));
+	await step("append more", () => port.append("A2A/log/d.md", "line 2\n", "# head\n"));
+	await step("log", async () => shown(await port.read("A2A/log/d.md")));
+	await step("ensureFolder", () => port.ensureFolder("A2A/dead-letter"));
+	await step("list", async () => (await port.list("A2A/g/inbox")).sort());
+	await step("list empty folder", () => port.list("A2A/dead-letter"));
+	await step("listRecursive", async () => (await port.listRecursive("A2A")).map((f) => f.path).sort());
+	const current = await port.read("A2A/g/archive/a.md");
+	await step("remove", () => port.remove("A2A/g/archive/a.md", current as ReadFile));
+	await step("removed", async () => shown(await port.read("A2A/g/archive/a.md")));
+	await step("remove missing", () => port.remove("A2A/g/archive/a.md"));
+	return out;
+}
+
+async function obsidianPort(): Promise<ObsidianVault> {
+	host = await createTempHost({ prefix: "a2a-port-obsidian-" });
+	await host.loadVault();
+	await host.setLayoutReady();
+	return new ObsidianVault(host.app as never);
+}
+
+describe("the vault port contract", () => {
+	it("MemoryVault, NodeVault and ObsidianVault give the same result for every call of a script", async () => {
+		const memory = await script(new MemoryVault());
+		const disk = await script(new NodeVault(dir));
+		const obsidian = await script(await obsidianPort());
+		expect(disk).toEqual(memory);
+		expect(obsidian).toEqual(memory);
+		// And the script did exercise the edges it names.
+		expect(memory).toContainEqual(["move onto a taken name", "exists"]);
+		expect(memory).toContainEqual(["replace what changed since it was read", "changed"]);
+		expect(memory).toContainEqual(["remove what changed since it was read", "changed"]);
+		expect(memory).toContainEqual(["read the head", { start: "---\n", truncated: true }]);
+	});
+
+	it("NodeVault and MemoryVault refuse any path with a '..' segment, and take a backslash as part of a name", async () => {
+		for (const port of [new MemoryVault(), new NodeVault(dir)]) {
+			await expect(port.read("../outside.md")).rejects.toThrow(/outside the vault/);
+			await expect(port.create("A2A/../../outside.md", "x")).rejects.toThrow(/outside the vault/);
+			expect(await port.create("A2A/g/outbox/x\\..\\..\\planted.md", "x")).toBe(true);
+			expect(await port.list("A2A/g/outbox")).toEqual(["A2A/g/outbox/x\\..\\..\\planted.md"]);
+		}
+		expect(await fs.readdir(path.join(dir, "A2A/g/outbox"))).toEqual(["x\\..\\..\\planted.md"]);
+	});
+});
+
+/** Races two moves to one name `rounds` times; returns what the moves said and the files left. */
+async function raceMoves(port: VaultPort, rounds: number): Promise<{ moved: number; exists: number; files: number }> {
+	let moved = 0;
+	let exists = 0;
+	for (let i = 0; i < rounds; i++) {
+		await port.create(`A2A/g/outbox/a${i}.md`, `a ${i}`);
+		await port.create(`A2A/g/outbox/b${i}.md`, `b ${i}`);
+		const results = await Promise.all([port.move(`A2A/g/outbox/a${i}.md`, `A2A/g/inbox/n${i}.md`), port.move(`A2A/g/outbox/b${i}.md`, `A2A/g/inbox/n${i}.md`)]);
+		moved += results.filter((r) => r === "moved").length;
+		exists += results.filter((r) => r === "exists").length;
+	}
+	const files = (await port.list("A2A/g/inbox")).length + (await port.list("A2A/g/outbox")).length;
+	return { moved, exists, files };
+}
+
+describe("moves never overwrite (issue 10, item 5)", () => {
+	it("two moves to one name, raced a thousand times in one app: one moves, one is told the name is taken, both notes survive", async () => {
+		for (const port of [new MemoryVault(), await obsidianPort()]) {
+			expect(await raceMoves(port, 1000)).toEqual({ moved: 1000, exists: 1000, files: 2000 });
+		}
+	});
+
+	it("NodeVault in two processes, moving notes to the same thousand names at once, loses none", async () => {
+		const { spawn } = await import("node:child_process");
+		const { buildSync } = await import("esbuild");
+		const bundle = path.join(dir, "node-vault.cjs");
+		buildSync({ entryPoints: [path.resolve("cli/node-vault.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+		const vault = path.join(dir, "vault");
+		const script = `
+			const { NodeVault } = require(process.argv[1]);
+			(async () => {
+				const port = new NodeVault(process.argv[2]), who = process.argv[3];
+				const seen = { moved: 0, exists: 0 };
+				for (let i = 0; i < 1000; i++) {
+					await port.create("A2A/g/outbox/" + who + i + ".md", who + " " + i);
+					seen[await port.move("A2A/g/outbox/" + who + i + ".md", "A2A/g/inbox/n" + i + ".md")]++;
+				}
+				process.stdout.write(JSON.stringify(seen));
+			})();
+		`;
+		const run = (who: string) =>
+			new Promise<{ moved: number; exists: number }>((resolve, reject) => {
+				const child = spawn(process.execPath, ["-e", script, bundle, vault, who], { stdio: ["ignore", "pipe", "inherit"] });
+				let out = "";
+				child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+				child.on("error", reject);
+				child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as { moved: number; exists: number }) : reject(new Error(`racer exited ${code}`))));
+			});
+		const [a, b] = await Promise.all([run("a"), run("b")]);
+		expect(a.moved + b.moved).toBe(1000);
+		expect(a.exists + b.exists).toBe(1000);
+		const inbox = await fs.readdir(path.join(vault, "A2A/g/inbox"));
+		const outbox = await fs.readdir(path.join(vault, "A2A/g/outbox"));
+		expect(inbox).toHaveLength(1000);
+		expect(outbox).toHaveLength(1000);
+	});
+});
