@@ -59,7 +59,7 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	const plugin = await host.loadPlugin(Plugin, manifest);
 	await host.loadVault();
 	await host.setLayoutReady();
-	await plugin.services.relay.whenIdle();
+	await plugin.parts.relay.whenIdle();
 	host.executeCommand("a2a-relay:open-agent-status");
 	await host.settled();
 	const leaf = host.app.workspace.getLeavesOfType(VIEW_TYPE_AGENT_STATUS)[0];
@@ -82,7 +82,7 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	// The view is hidden meanwhile, so its own batcher leaves the change to the timed render.
 	host.setLeafVisible(leaf, false);
 	await host.settled();
-	const store = plugin.services.agents;
+	const store = plugin.parts.agents;
 	const paths = store.all().map((a) => a.path);
 	const before = Array.from(rows());
 	const one: number[] = [];

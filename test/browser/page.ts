@@ -11,7 +11,7 @@ import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "./fixture-vaul
 import type { ExpectedAgent } from "./fixture-vault";
 
 interface RelayLike {
-	services: { relay: { whenIdle(): Promise<void> } };
+	parts: { relay: { whenIdle(): Promise<void> } };
 }
 
 export interface BenchFigures {
@@ -76,7 +76,7 @@ async function start(): Promise<string> {
 
 	const settle = async (): Promise<void> => {
 		await host.settled();
-		await plugin.services.relay.whenIdle();
+		await plugin.parts.relay.whenIdle();
 		await host.settled();
 		// The view coalesces changes for about a frame before it renders.
 		await new Promise((resolve) => window.setTimeout(resolve, 40));

@@ -25,7 +25,7 @@ export async function bootPlugin(files: Record<string, string> = {}, options: { 
 	const quiet = async () => {
 		for (let i = 0; i < 3; i++) {
 			await host.settled();
-			await plugin.services.relay.whenIdle();
+			await plugin.parts.relay.whenIdle();
 		}
 		await host.settled();
 	};

@@ -1,0 +1,21 @@
+import { FREE_NAME_ATTEMPTS, freeNameCandidate } from "../core/free-name";
+import { joinPath } from "../core/paths";
+import type { VaultPort } from "../router/vault-port";
+import type { FieldErrors } from "./form-errors";
+
+// A planned new note (a request, a response, a forward) and its writing under a free name.
+
+export type PlannedNote = { ok: true; folder: string; fileName: string; text: string } | { ok: false; errors: FieldErrors };
+
+/** Creates a new note in a folder (made when missing) under the first free name; returns its path. */
+export async function createUnderFreeName(vault: Pick<VaultPort, "create">, folder: string, fileName: string, text: string): Promise<string> {
+	for (let attempt = 0; attempt < FREE_NAME_ATTEMPTS; attempt++) {
+		const path = joinPath(folder, freeNameCandidate(fileName, attempt));
+		if (await vault.create(path, text)) return path;
+	}
+	throw new Error(`no free file name for ${fileName} in ${folder}`);
+}
+
+export function writePlannedNote(vault: Pick<VaultPort, "create">, planned: Extract<PlannedNote, { ok: true }>): Promise<string> {
+	return createUnderFreeName(vault, planned.folder, planned.fileName, planned.text);
+}
