@@ -1,10 +1,10 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { normaliseSettings } from "../src/settings";
+import { normalizeSettings } from "../src/settings";
 import type { RelaySettings } from "../src/settings";
 
 // The CLI reads the plugin's own settings from the vault when they are there, cleaned by the
-// plugin's own normaliseSettings (same defaults, same limits), so `a2a status` sees the same agent
+// plugin's own normalizeSettings (same defaults, same limits), so `a2a status` sees the same agent
 // folders and stale limit as the sidebar.
 
 export async function readPluginSettings(vaultDir: string): Promise<RelaySettings> {
@@ -14,5 +14,5 @@ export async function readPluginSettings(vaultDir: string): Promise<RelaySetting
 	} catch {
 		// No plugin settings in this vault (or unreadable ones): the defaults apply.
 	}
-	return normaliseSettings(data);
+	return normalizeSettings(data);
 }

@@ -18,7 +18,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
 };
 
 /** "Routed 3 messages: 2 delivered, 1 rejected", "Nothing to route", or why nothing ran. */
-export function describePass(report: PassReport, registryUsable: boolean): string {
+function describePass(report: PassReport, registryUsable: boolean): string {
 	if (report.busy) return "Another router is working on this vault right now; try again in a moment.";
 	if (!registryUsable) return "Nothing routed: the registry is missing or unreadable. Run Initialize A2A vault, or fix registry.yaml.";
 	const counts = new Map<Outcome, number>();

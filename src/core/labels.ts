@@ -23,7 +23,7 @@ export const LIFECYCLE_LABELS: Record<LifecycleState, string> = {
  * aliases), in the order they are listed: live agents first, the latest stage first, then the
  * finished ones, failures before successes.
  */
-export const STATUS_ORDER: readonly string[] = ["running", "active", "spawned", "failed", "error", "completed", "terminated"];
+const STATUS_ORDER: readonly string[] = ["running", "active", "spawned", "failed", "error", "completed", "terminated"];
 
 /** Position of a status in STATUS_ORDER; a status outside the lifecycle comes last. */
 export function statusRank(status: string): number {

@@ -1,5 +1,5 @@
 import type { Plugin } from "obsidian";
-import { normaliseSettings } from "../settings";
+import { normalizeSettings } from "../settings";
 import type { RelaySettings } from "../settings";
 
 // The plugin's settings as saved in data.json: read once before anything is built, changed and
@@ -21,7 +21,7 @@ export class SettingsStore {
 	}
 
 	static async load(plugin: Plugin): Promise<SettingsStore> {
-		return new SettingsStore(plugin, normaliseSettings(await plugin.loadData()));
+		return new SettingsStore(plugin, normalizeSettings(await plugin.loadData()));
 	}
 
 	get current(): RelaySettings {
@@ -36,7 +36,7 @@ export class SettingsStore {
 	update(change: Partial<RelaySettings>): Promise<void> {
 		return this.enqueue(async () => {
 			const before = this.value;
-			this.value = normaliseSettings({ ...before, ...change });
+			this.value = normalizeSettings({ ...before, ...change });
 			const settings = this.value;
 			await this.plugin.saveData(settings).catch((error: unknown) => console.error("A2A Relay: could not save the settings", error));
 			await this.tell(before);
@@ -47,7 +47,7 @@ export class SettingsStore {
 	reload(): Promise<void> {
 		return this.enqueue(async () => {
 			const before = this.value;
-			this.value = normaliseSettings(await this.plugin.loadData());
+			this.value = normalizeSettings(await this.plugin.loadData());
 			await this.tell(before);
 		});
 	}

@@ -2,16 +2,16 @@ import { PRIORITY_LABELS } from "../core/labels";
 import { safeRelativeFolder } from "../core/paths";
 import { PRIORITIES } from "../core/protocol";
 import type { Priority } from "../core/protocol";
-import { normaliseSettings, parseFolderList } from "../settings";
+import { normalizeSettings, parseFolderList } from "../settings";
 import type { RelaySettings } from "../settings";
 
 // Every row of the settings tab, described once: its name and description, how its value is
 // read from the settings and how typed text is checked and turned into a change. The tab renders
 // these rows two ways (settings-tab.ts).
 
-export type Change = { ok: true; change: Partial<RelaySettings> } | { ok: false; error: string };
+type Change = { ok: true; change: Partial<RelaySettings> } | { ok: false; error: string };
 
-export interface TextRow {
+interface TextRow {
 	kind: "text" | "textarea";
 	key: keyof RelaySettings;
 	name: string;
@@ -21,14 +21,14 @@ export interface TextRow {
 	parse: (text: string, s: RelaySettings) => Change;
 }
 
-export interface ToggleRow {
+interface ToggleRow {
 	kind: "toggle";
 	key: "autoRoute" | "showNotices";
 	name: string;
 	desc: string;
 }
 
-export interface DropdownRow {
+interface DropdownRow {
 	kind: "dropdown";
 	key: "defaultPriority";
 	name: string;
@@ -38,17 +38,17 @@ export interface DropdownRow {
 
 export type Row = TextRow | ToggleRow | DropdownRow;
 
-export interface Section {
+interface Section {
 	heading: string;
 	rows: Row[];
 }
 
-/** A number in a range; `normaliseSettings` has the last word (it is what loading would keep). */
+/** A number in a range; `normalizeSettings` has the last word (it is what loading would keep). */
 function numberChange(key: "staleMinutes" | "graceSeconds" | "defaultTimeoutSeconds", text: string, s: RelaySettings, error: string, integer: boolean): Change {
 	const trimmed = text.trim();
 	const value = /^(\d+(\.\d*)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 	if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) return { ok: false, error };
-	if (normaliseSettings({ ...s, [key]: value })[key] !== value) return { ok: false, error };
+	if (normalizeSettings({ ...s, [key]: value })[key] !== value) return { ok: false, error };
 	return { ok: true, change: { [key]: value } };
 }
 

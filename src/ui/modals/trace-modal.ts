@@ -28,7 +28,7 @@ function duration(ms: number): string {
 }
 
 /** The lines shown for one message (plain text; the modal renders them as text). */
-export function traceRowLines(entry: IndexEntry): { title: string; details: string[] } {
+function traceRowLines(entry: IndexEntry): { title: string; details: string[] } {
 	const what = entry.kind === "response" ? `response: ${entry.status ?? "?"}` : entry.kind === "request" ? `${entry.requestType ?? "request"}` : "unreadable note";
 	const title = `${entry.sourceGroup ?? "?"} -> ${entry.targetGroup ?? "?"} · ${what}`;
 	const details: string[] = [];

@@ -8,8 +8,8 @@ import type { RelayState } from "../../obsidian/relay-state";
 // counts per group, the dead-letter notes newest first, the latest routing decisions and the
 // registry's problems.
 
-export const RECENT_SHOWN = 10;
-export const DEAD_LETTERS_SHOWN = 50;
+const RECENT_SHOWN = 10;
+const DEAD_LETTERS_SHOWN = 50;
 
 /** One row of the dead-letter list. */
 export interface DeadLetterRow {
