@@ -8,7 +8,8 @@
 //   actions, shared with the CLI and unit-tested in Node).
 // - manifest.json is validated by obsidianmd/validate-manifest (it needs the TypeScript parser
 //   with `.json` as an extra extension, or the manifest is never looked at).
-// - Tests, the CLI, benchmarks and scripts get a lighter, not type-aware configuration.
+// - Tests (and test-support/, what tests and benchmarks share), the CLI, benchmarks and scripts get
+//   a lighter, not type-aware configuration.
 import { builtinModules } from "node:module";
 import { defineConfig, globalIgnores } from "eslint/config";
 import js from "@eslint/js";
@@ -18,7 +19,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 
 const PLUGIN_FILES = ["main.ts", "src/**/*.ts"];
 const PURE_FILES = ["src/core/**/*.ts", "src/router/**/*.ts", "src/actions/**/*.ts"];
-const TOOLING_TS_FILES = ["test/**/*.ts", "cli/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
+const TOOLING_TS_FILES = ["test/**/*.ts", "test-support/**/*.ts", "cli/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
 const JS_FILES = ["**/*.mjs", "**/*.cjs"];
 
 // `acronyms` replaces the rule's default list, so this is the default list of
@@ -165,7 +166,7 @@ export default defineConfig([
 	{
 		// Tests run in happy-dom or drive a browser; they build hostile input on purpose and talk to
 		// loosely typed fakes.
-		files: ["test/**/*.ts", "test/**/*.mjs"],
+		files: ["test/**/*.ts", "test/**/*.mjs", "test-support/**/*.ts"],
 		languageOptions: {
 			globals: { ...globals.browser },
 		},

@@ -1,5 +1,5 @@
-import { FakeHost } from "../test/fake-obsidian/host";
-import { MemoryDisk } from "../test/fake-obsidian/memory-disk";
+import { FakeHost } from "../test-support/fake-obsidian/host";
+import { MemoryDisk } from "../test-support/fake-obsidian/memory-disk";
 import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";

@@ -3,12 +3,12 @@
 // a `require` that hands it the fake for "obsidian". It seeds a realistic vault, loads the plugin,
 // declares the layout ready and opens the agent status view by its command. Playwright then
 // inspects the page and drives it through `window.a2a`.
-import * as obsidian from "../fake-obsidian/index";
-import { installDomHelpers } from "../fake-obsidian/dom-helpers";
-import { FakeHost } from "../fake-obsidian/host";
-import { MemoryDisk } from "../fake-obsidian/memory-disk";
-import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "./fixture-vault";
-import type { ExpectedAgent } from "./fixture-vault";
+import * as obsidian from "../../test-support/fake-obsidian/index";
+import { installDomHelpers } from "../../test-support/fake-obsidian/dom-helpers";
+import { FakeHost } from "../../test-support/fake-obsidian/host";
+import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
+import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
+import type { ExpectedAgent } from "../../test-support/fixture-vault";
 
 interface RelayLike {
 	parts: { relay: { whenIdle(): Promise<void> } };

@@ -1,9 +1,9 @@
 // Shared set-up for the command and settings tests: the real plugin (main.ts) on the fake
 // Obsidian over a real temp folder, and small helpers to drive modals through the DOM.
 import { expect } from "vitest";
-import { createTempHost } from "../fake-obsidian/node-host";
-import type { TempHost } from "../fake-obsidian/node-host";
-import type { Modal } from "../fake-obsidian/modal";
+import { createTempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TempHost } from "../../test-support/fake-obsidian/node-host";
+import type { Modal } from "../../test-support/fake-obsidian/modal";
 import manifest from "../../manifest.json";
 import type A2ARelayPlugin from "../../main";
 import type { PluginParts } from "../../src/plugin/start";

@@ -1,7 +1,7 @@
 import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
-import { createTempHost } from "../fake-obsidian/node-host";
-import type { TempHost } from "../fake-obsidian/node-host";
+import { createTempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 
 // Boots the real plugin class on the fake Obsidian over a real temp folder, and waits for the relay

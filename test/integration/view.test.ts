@@ -8,7 +8,7 @@ import manifest from "../../manifest.json";
 import { AGENTS_CHANGED } from "../../src/obsidian/agent-store";
 import { AgentStatusView, VIEW_TYPE_AGENT_STATUS, openAgentStatus } from "../../src/ui/agent-status-view";
 import { AgentList } from "../../src/ui/view/agent-list";
-import { createTempHost, type TempHost } from "../fake-obsidian/node-host";
+import { createTempHost, type TempHost } from "../../test-support/fake-obsidian/node-host";
 
 const COMMAND = "a2a-relay:open-agent-status";
 const DATA_JSON = ".obsidian/plugins/a2a-relay/data.json";
