@@ -3,11 +3,13 @@
 //
 // - The plugin (main.ts, src/**) gets eslint-plugin-obsidianmd's recommended set, the rule set of the
 //   community directory's automated review, type-aware through the TypeScript project service.
-// - The plugin may not import a Node built-in (it must load on mobile); src/core and src/router may
-//   not import `obsidian` either (they are the pure protocol core and router, shared with the CLI).
+// - The plugin may not import a Node built-in (it must load on mobile); src/core, src/router and
+//   src/actions may not import `obsidian` either (the pure protocol core, the router and the user
+//   actions, shared with the CLI and unit-tested in Node).
 // - manifest.json is validated by obsidianmd/validate-manifest (it needs the TypeScript parser
 //   with `.json` as an extra extension, or the manifest is never looked at).
-// - Tests, the CLI, benchmarks and scripts get a lighter, not type-aware configuration.
+// - Tests (and test-support/, what tests and benchmarks share), the CLI, benchmarks and scripts get
+//   a lighter, not type-aware configuration.
 import { builtinModules } from "node:module";
 import { defineConfig, globalIgnores } from "eslint/config";
 import js from "@eslint/js";
@@ -16,8 +18,8 @@ import globals from "globals";
 import obsidianmd from "eslint-plugin-obsidianmd";
 
 const PLUGIN_FILES = ["main.ts", "src/**/*.ts"];
-const PURE_FILES = ["src/core/**/*.ts", "src/router/**/*.ts"];
-const TOOLING_TS_FILES = ["test/**/*.ts", "cli/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
+const PURE_FILES = ["src/core/**/*.ts", "src/router/**/*.ts", "src/actions/**/*.ts"];
+const TOOLING_TS_FILES = ["test/**/*.ts", "test-support/**/*.ts", "cli/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
 const JS_FILES = ["**/*.mjs", "**/*.cjs"];
 
 // `acronyms` replaces the rule's default list, so this is the default list of
@@ -49,7 +51,7 @@ function recommendedRestrictedImportPaths() {
 const NODE_MESSAGE =
 	"The plugin must load on mobile, where Node is absent: no Node built-in modules in main.ts or src/. Put Node code in cli/ or behind a port.";
 const OBSIDIAN_MESSAGE =
-	"src/core and src/router are pure (shared with the CLI and tested without Obsidian): no `obsidian` import here. Go through a port the plugin implements.";
+	"src/core, src/router and src/actions are pure (shared with the CLI and tested without Obsidian): no `obsidian` import here. Go through a port the plugin implements.";
 
 const nodeBuiltinNames = [...new Set(builtinModules.filter((name) => !name.startsWith("node:")))].sort();
 const nodeBuiltinPaths = nodeBuiltinNames.map((name) => ({ name, message: NODE_MESSAGE }));
@@ -103,7 +105,7 @@ export default defineConfig([
 		},
 	},
 
-	// The pure core and router: neither Obsidian nor Node.
+	// The pure core, router and actions: neither Obsidian nor Node.
 	{
 		files: PURE_FILES,
 		rules: {
@@ -164,7 +166,7 @@ export default defineConfig([
 	{
 		// Tests run in happy-dom or drive a browser; they build hostile input on purpose and talk to
 		// loosely typed fakes.
-		files: ["test/**/*.ts", "test/**/*.mjs"],
+		files: ["test/**/*.ts", "test/**/*.mjs", "test-support/**/*.ts"],
 		languageOptions: {
 			globals: { ...globals.browser },
 		},

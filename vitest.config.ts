@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
-const fakeObsidian = fileURLToPath(new URL("./test/fake-obsidian/index.ts", import.meta.url));
+const fakeObsidian = fileURLToPath(new URL("./test-support/fake-obsidian/index.ts", import.meta.url));
 
 export default defineConfig({
 	test: {
@@ -20,7 +20,7 @@ export default defineConfig({
 					name: "integration",
 					include: ["test/integration/**/*.test.ts", "test/fake-obsidian/**/*.test.ts", "test/cli/**/*.test.ts"],
 					environment: "happy-dom",
-					setupFiles: ["test/fake-obsidian/setup-dom.ts"],
+					setupFiles: ["test-support/fake-obsidian/setup-dom.ts"],
 					testTimeout: 30000,
 					hookTimeout: 30000,
 				},

@@ -1,5 +1,5 @@
-import { FakeHost } from "../test/fake-obsidian/host";
-import { MemoryDisk } from "../test/fake-obsidian/memory-disk";
+import { FakeHost } from "../test-support/fake-obsidian/host";
+import { MemoryDisk } from "../test-support/fake-obsidian/memory-disk";
 import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
@@ -37,7 +37,7 @@ async function boot(files: Record<string, string>) {
 	await host.settled();
 	const startReady = process.hrtime.bigint();
 	await host.setLayoutReady();
-	await plugin.services.relay.whenIdle();
+	await plugin.parts.relay.whenIdle();
 	const readyMs = ms(startReady);
 	return { host, plugin, onloadMs, readyMs };
 }
@@ -64,8 +64,8 @@ async function startCost(ordinary: number, runs: number): Promise<{ ms: number; 
 		const { host, plugin, onloadMs, readyMs } = await boot(vaultFiles(ordinary, 2000, 500));
 		times.push(readyMs);
 		onloads.push(onloadMs);
-		indexed = plugin.services.relay.router.index.size;
-		agents = plugin.services.agents.all().length;
+		indexed = plugin.parts.relay.router.index.size;
+		agents = plugin.parts.agents.all().length;
 		await host.unloadPlugin(plugin);
 		await host.dispose();
 	}
@@ -102,7 +102,7 @@ async function latency(count: number): Promise<number[]> {
 		await host.externalWrite(outbox, request(100000 + i, "g0-group", "g1-group"));
 		await done;
 	}
-	await plugin.services.relay.whenIdle();
+	await plugin.parts.relay.whenIdle();
 	await host.unloadPlugin(plugin);
 	await host.dispose();
 	return samples.sort((a, b) => a - b);

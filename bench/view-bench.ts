@@ -1,6 +1,6 @@
 import { AGENTS_CHANGED } from "../src/obsidian/agent-store";
 import type A2ARelayPlugin from "../main";
-import { benchVault } from "../test/browser/fixture-vault";
+import { benchVault } from "../test-support/fixture-vault";
 import { installDom } from "./dom-env";
 
 // The agent status view with 1,000 agents: the cost of rendering them all, and the cost of one
@@ -10,7 +10,7 @@ import { installDom } from "./dom-env";
 // its own with
 //
 //   npx esbuild bench/view-bench.ts --bundle --platform=node --format=cjs \
-//     --alias:obsidian=./test/fake-obsidian/index.ts --external:happy-dom \
+//     --alias:obsidian=./test-support/fake-obsidian/index.ts --external:happy-dom \
 //     --outfile=bench-results/view-bench.cjs && node bench-results/view-bench.cjs [--quick]
 //
 // or through `npm run bench` (bench/run.ts calls runViewBench).
@@ -49,8 +49,8 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	const agents = options.agents ?? (options.quick ? 200 : 1000);
 	const updates = options.updates ?? (options.quick ? 50 : 200);
 	if (typeof document === "undefined") installDom();
-	const { FakeHost } = await import("../test/fake-obsidian/host");
-	const { MemoryDisk } = await import("../test/fake-obsidian/memory-disk");
+	const { FakeHost } = await import("../test-support/fake-obsidian/host");
+	const { MemoryDisk } = await import("../test-support/fake-obsidian/memory-disk");
 	const { default: Plugin } = (await import("../main")) as { default: typeof A2ARelayPlugin };
 	const { AgentStatusView, VIEW_TYPE_AGENT_STATUS } = await import("../src/ui/agent-status-view");
 	const manifest = { id: "a2a-relay", name: "A2A Relay", version: "0.0.0", minAppVersion: "1.7.2", description: "Bench.", author: "bench" };
@@ -59,7 +59,7 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	const plugin = await host.loadPlugin(Plugin, manifest);
 	await host.loadVault();
 	await host.setLayoutReady();
-	await plugin.services.relay.whenIdle();
+	await plugin.parts.relay.whenIdle();
 	host.executeCommand("a2a-relay:open-agent-status");
 	await host.settled();
 	const leaf = host.app.workspace.getLeavesOfType(VIEW_TYPE_AGENT_STATUS)[0];
@@ -82,7 +82,7 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	// The view is hidden meanwhile, so its own batcher leaves the change to the timed render.
 	host.setLeafVisible(leaf, false);
 	await host.settled();
-	const store = plugin.services.agents;
+	const store = plugin.parts.agents;
 	const paths = store.all().map((a) => a.path);
 	const before = Array.from(rows());
 	const one: number[] = [];

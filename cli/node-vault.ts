@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { keepOriginalBytes } from "./original-bytes";
-import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, VaultPort } from "../src/router/vault-port";
+import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
 
 // The vault port over Node's fs, for the CLI. Calls are synchronous: one process routes one note at
 // a time, and a synchronous call costs a system call where an asynchronous one also waits on the
@@ -255,13 +255,35 @@ export class NodeVault implements VaultPort {
 		return "done";
 	}
 
+	/**
+	 * The new file first (linked into place, never over another), then the note is removed if it is
+	 * still what was read: a note rewritten meanwhile stays, to be routed as what it now is. An
+	 * interruption between the two leaves both; the next transfer finds its copy (`existed`).
+	 */
+	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+		if (this.unchanged(this.abs(source.info.path), source) !== "done") return this.lstatFile(this.abs(source.info.path)) ? "changed" : "missing";
+		for (const name of names) {
+			const path = `${folder}/${name}`;
+			let existed = false;
+			if (!(await this.create(path, text, source))) {
+				const there = await this.read(path);
+				if (!there || !options.isEarlierCopy?.(there.text)) continue;
+				existed = true;
+			}
+			await options.beforeFinish?.(path, existed);
+			await this.remove(source.info.path, source);
+			return { path, existed };
+		}
+		throw new Error(`no free name in ${folder} for ${source.info.path}`);
+	}
+
 	async append(vaultPath: string, text: string, header: string): Promise<void> {
 		const full = this.abs(vaultPath);
 		if (!this.lstatFile(full) && (await this.create(vaultPath, header + text))) return;
 		fs.appendFileSync(full, text, "utf8");
 	}
 
-	isFolder(vaultPath: string): boolean {
+	async isFolder(vaultPath: string): Promise<boolean> {
 		try {
 			return fs.statSync(this.abs(vaultPath)).isDirectory();
 		} catch {

@@ -16,7 +16,7 @@ await esbuild.build({
 	format: "cjs",
 	target: "node20",
 	outfile: out,
-	alias: { obsidian: path.join(root, "test", "fake-obsidian", "index.ts") },
+	alias: { obsidian: path.join(root, "test-support", "fake-obsidian", "index.ts") },
 	external: ["happy-dom"],
 	logLevel: "warning",
 });

@@ -3,6 +3,7 @@
 //   typecheck (plugin, without Node types)  tsc -noEmit -p tsconfig.json
 //   typecheck (tests, CLI, with Node types) tsc -noEmit -p tsconfig.node.json
 //   lint                                    eslint --max-warnings 0 .
+//   import graph                            node scripts/check-imports.mjs (no cycle, no import up a layer)
 //   unit + integration tests                vitest run (default reporter + a JSON report)
 //   build                                   npm run build (production main.js + dist/cli.cjs)
 //   bundle check                            node scripts/check-bundle.mjs
@@ -35,7 +36,7 @@ function record(name, passed, failed, detail) {
 }
 
 let stepNumber = 0;
-const STEPS = 7;
+const STEPS = 8;
 function banner(name, command) {
 	stepNumber++;
 	console.log(`\n━━━ [${stepNumber}/${STEPS}] ${name}: ${command}`);
@@ -221,6 +222,7 @@ console.log(`A2A Relay: all checks (node ${process.version}, ${root})`);
 await checkStep("typecheck plugin", "tsc -noEmit -p tsconfig.json", process.execPath, [bin("typescript", "bin/tsc"), "-noEmit", "-p", "tsconfig.json"], { timeoutMs: 10 * MINUTE });
 await checkStep("typecheck tests and CLI", "tsc -noEmit -p tsconfig.node.json", process.execPath, [bin("typescript", "bin/tsc"), "-noEmit", "-p", "tsconfig.node.json"], { timeoutMs: 10 * MINUTE });
 await checkStep("lint", "eslint --max-warnings 0 .", process.execPath, [bin("eslint", "bin/eslint.js"), "--max-warnings", "0", "."], { timeoutMs: 10 * MINUTE });
+await checkStep("import graph", "node scripts/check-imports.mjs", process.execPath, [join(root, "scripts", "check-imports.mjs")], { timeoutMs: 5 * MINUTE });
 await vitestStep();
 const [npmCommand, npmArgs] = npm(["run", "build"]);
 const buildOk = await checkStep("build", "npm run build", npmCommand, npmArgs, { timeoutMs: 10 * MINUTE });

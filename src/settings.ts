@@ -32,7 +32,7 @@ export interface RelaySettings {
 	deviceName: string;
 }
 
-export const DEFAULT_SETTINGS: RelaySettings = {
+const DEFAULT_SETTINGS: RelaySettings = {
 	rootFolder: DEFAULT_ROOT,
 	extraAgentFolders: [],
 	staleMinutes: 5,
@@ -51,7 +51,7 @@ function num(value: unknown, fallback: number, min: number, max: number): number
 	return typeof value === "number" && Number.isFinite(value) && value >= min && value <= max ? value : fallback;
 }
 
-export function normaliseSettings(raw: unknown): RelaySettings {
+export function normalizeSettings(raw: unknown): RelaySettings {
 	const data = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
 	const folders = Array.isArray(data.extraAgentFolders) ? data.extraAgentFolders : [];
 	return {

@@ -1,7 +1,8 @@
+import { initVault } from "../../src/actions/init-vault";
+import { describeRegistryError } from "../../src/core/registry";
 import type { ParsedArgs } from "../args";
 import { openSession } from "../session";
 import type { Session } from "../session";
-import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 
 export const INIT_HELP = `Usage: a2a init [--vault DIR] [--root NAME] [--json]
 
@@ -11,20 +12,15 @@ log/. Never overwrites anything that exists.`;
 
 export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const session = await openSession(args, io, { createVault: true });
-	const { vault, router } = session;
-	const created: string[] = [];
-	if (await vault.create(router.layout.registryPath, EXAMPLE_REGISTRY)) created.push(router.layout.registryPath);
-	await router.loadRegistry();
-	const folders = [router.layout.agentsFolder, router.layout.deadLetterFolder, router.layout.logFolder, ...router.layout.messageFolders()];
-	for (const folder of folders) {
-		if (!vault.isFolder(folder)) created.push(folder);
-		await vault.ensureFolder(folder);
-	}
-	for (const error of router.registry.errors) io.err(`registry error: ${error.where}: ${error.message}`);
-	if (session.json) io.out(JSON.stringify({ created, groups: router.layout.groupIds(), registry_errors: router.registry.errors.length }));
+	// The same plan as the plugin's Initialize A2A vault (src/actions/init-vault.ts).
+	const result = await initVault(session.vault, session.root);
+	const { registry, layout } = result;
+	const created = [...(result.registryCreated ? [result.registryPath] : []), ...result.folders];
+	for (const error of registry.errors) io.err(`registry error: ${describeRegistryError(error)}`);
+	if (session.json) io.out(JSON.stringify({ created, groups: layout.groupIds(), registry_errors: registry.errors.length }));
 	else {
 		for (const item of created) io.out(`created ${item}`);
-		io.out(created.length === 0 ? "Nothing to do: the vault is already set up." : `Ready: ${router.layout.groupIds().length} groups in ${router.layout.registryPath}.`);
+		io.out(created.length === 0 ? "Nothing to do: the vault is already set up." : `Ready: ${layout.groupIds().length} groups in ${result.registryPath}.`);
 	}
-	return router.registry.usable && router.registry.errors.length === 0 ? 0 : 2;
+	return registry.usable && registry.errors.length === 0 ? 0 : 2;
 }

@@ -5,7 +5,7 @@ import { UsageError, many, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
-import { writeNewNote } from "../write-note";
+import { createUnderFreeName } from "../../src/actions/write-note";
 
 export const REPLY_HELP = `Usage: a2a reply --message ID --status success|error --answer T [--artifact PATH]...
                  [--error-code CODE] [--vault DIR] [--root NAME] [--json]
@@ -39,7 +39,7 @@ export async function runReply(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const text = serialiseMessage(message);
 	const check = checkOutgoing(text, responder, router.context());
 	if (!check.ok) throw new UsageError(refusal(check));
-	const path = await writeNewNote(vault, folder, messageFileName(message, now), text);
+	const path = await createUnderFreeName(vault, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	if (session.json) io.out(JSON.stringify({ path, message_id: env.message_id, trace_id: env.trace_id, in_reply_to: env.in_reply_to }));
 	else io.out(`${path}\nmessage_id: ${env.message_id}\ntrace_id: ${env.trace_id}\nin_reply_to: ${env.in_reply_to}`);

@@ -9,8 +9,8 @@ import { UsageError, integer, many, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
-import { writeNewNote } from "../write-note";
-import { knownGroup } from "./groups";
+import { createUnderFreeName } from "../../src/actions/write-note";
+import { knownGroup } from "../known-group";
 
 export const SEND_HELP = `Usage: a2a send --from G --to H --type query|task|artifact [--question T] [--context T]
                 [--task T] [--artifact PATH]... [--priority low|medium|high] [--timeout S]
@@ -28,8 +28,8 @@ export async function runSend(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const session = await openSession(args, io);
 	checkRegistry(session);
 	const { router, vault } = session;
-	const from = knownGroup(router, required(args, "from", "the sending group"), "--from");
-	const to = knownGroup(router, required(args, "to", "the receiving group"), "--to");
+	const from = knownGroup(router.layout, required(args, "from", "the sending group"), "--from");
+	const to = knownGroup(router.layout, required(args, "to", "the receiving group"), "--to");
 	const type = required(args, "type", `one of ${REQUEST_TYPES.join(", ")}`);
 	if (!(REQUEST_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${REQUEST_TYPES.join(", ")}, got "${type}"`);
 	const priority = one(args, "priority");
@@ -78,7 +78,7 @@ export async function runSend(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const check = checkOutgoing(text, from, router.context());
 	if (!check.ok) throw new UsageError(refusal(check));
 	const folder = router.layout.box(from, "outbox") as string;
-	const path = await writeNewNote(vault, folder, messageFileName(message, now), text);
+	const path = await createUnderFreeName(vault, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	if (session.json) io.out(JSON.stringify({ path, message_id: env.message_id, trace_id: env.trace_id, hop_count: env.hop_count, parent_id: env.parent_id ?? null }));
 	else io.out(`${path}\nmessage_id: ${env.message_id}\ntrace_id: ${env.trace_id}`);

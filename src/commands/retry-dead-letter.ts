@@ -1,213 +1,35 @@
-import { Notice, normalizePath } from "obsidian";
+import { Notice } from "obsidian";
 import type { Command, TFile } from "obsidian";
-import { readFrontmatter, updateFrontmatterText } from "../core/frontmatter";
-import { newId } from "../core/ids";
-import { readRawMessage } from "../core/message-parse";
-import type { ReadResult } from "../core/message-parse";
-import { stem } from "../core/paths";
-import { PRIORITIES, REQUEST_TYPES, RESPONSE_STATUSES } from "../core/protocol";
-import { flattenMessageText, iso, unquarantineText } from "../core/stamps";
-import { ObsidianVault } from "../obsidian/obsidian-vault";
-import type { RelayServices } from "../services";
+import { correctableFields, notRetryable, readDeadLetter } from "../actions/retry";
+import { activeDeadLetter } from "../obsidian/active-note";
 import { RetryModal } from "../ui/modals/retry-modal";
 import { COMMAND_IDS } from "./command-ids";
-import { activeDeadLetter } from "./context";
-import { FORM_ERROR, checkOutboxNote, groupProblem } from "./message-check";
-import type { FieldErrors } from "./message-check";
+import type { CommandParts } from "./command-parts";
 
-// Retry dead letter: puts a dead letter back into its sender's outbox, same message_id, without
-// the router's stamps, with retried_at and retry_count. A quarantined note gets its original text
-// back. For INVALID_MESSAGE and GROUP_NOT_FOUND the failing fields can be corrected first; the
-// corrected note must pass the router's checks before anything is written.
+// Retry dead letter: puts the dead letter open in the editor back into its sender's outbox, after
+// the fields that fail are corrected.
 
-/** Router stamps removed on a retry (the router writes them again). */
-export const ROUTER_STAMPS = ["state", "delivered_at", "expires_at", "dead_at", "error_code", "error_message", "attempt", "answered_at", "quarantined"] as const;
+type Parts = Pick<CommandParts, "app" | "state" | "vault">;
 
-export type CorrectionKind = "group" | "integer" | "text" | readonly string[];
-
-export interface CorrectableField {
-	label: string;
-	kind: CorrectionKind;
-	/** An empty value removes the field. */
-	optional?: boolean;
-}
-
-/** Envelope fields a retry can correct, and how. */
-export const CORRECTABLE: Record<string, CorrectableField> = {
-	target_group: { label: "Target group", kind: "group" },
-	source_group: { label: "Source group", kind: "group" },
-	hop_count: { label: "Hop count", kind: "integer" },
-	request_type: { label: "Request type", kind: REQUEST_TYPES },
-	status: { label: "Status", kind: RESPONSE_STATUSES },
-	priority: { label: "Priority", kind: PRIORITIES, optional: true },
-	timeout_seconds: { label: "Timeout (seconds)", kind: "integer", optional: true },
-	trace_id: { label: "Trace id", kind: "text" },
-	in_reply_to: { label: "In reply to", kind: "text", optional: true },
-	message_id: { label: "Message id", kind: "text" },
-	created: { label: "Created", kind: "text", optional: true },
-};
-
-const FIELD_OF: Record<string, string> = Object.fromEntries(Object.keys(CORRECTABLE).map((k) => [k, k]));
-
-/** Corrected values by field; undefined removes the field. */
-export type Corrections = Record<string, unknown>;
-
-export interface DeadLetter {
-	file: TFile;
-	path: string;
-	/** True when the router kept the original text below its own block. */
-	quarantined: boolean;
-	/** The text a retry starts from (the original text of a quarantined note). */
-	base: string;
-	read: ReadResult;
-	errorCode?: string;
-	errorMessage?: string;
-	timedOut: boolean;
-	retryCount: number;
-	/** The message_id the router gave a quarantined note whose original text has none (kept on retry). */
-	carriedMessageId?: string;
-}
-
-export async function loadDeadLetter(services: RelayServices, file: TFile): Promise<DeadLetter> {
-	const text = await services.app.vault.read(file);
-	const original = unquarantineText(text);
-	let fm: Record<string, unknown> = {};
-	try {
-		fm = readFrontmatter(text) ?? {};
-	} catch {
-		// A dead letter whose frontmatter no longer parses: the reason is reported from `read`.
-	}
-	const base = original ?? text;
-	const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-	const read = readRawMessage(base, file.path);
-	const carried = original !== null && read.ok && read.raw.fields.message_id === undefined ? str(fm.message_id) : undefined;
-	return {
-		file,
-		path: file.path,
-		quarantined: original !== null,
-		base,
-		read,
-		errorCode: str(fm.error_code),
-		errorMessage: str(fm.error_message),
-		timedOut: fm.state === "timed_out" || fm.error_code === "TIMEOUT",
-		retryCount: typeof fm.retry_count === "number" ? fm.retry_count : 0,
-		carriedMessageId: carried,
-	};
-}
-
-/** The frontmatter edit of a retry: corrections, stamps removed, the retry recorded. */
-export function requeueEdit(fm: Record<string, unknown>, corrections: Corrections, timedOut: boolean, now: number): void {
-	for (const [key, value] of Object.entries(corrections)) {
-		if (value === undefined) delete fm[key];
-		else fm[key] = value;
-	}
-	for (const key of ROUTER_STAMPS) delete fm[key];
-	// A timed-out request was delivered once: its route ends with the target, which would read as a cycle.
-	if (timedOut && Array.isArray(fm.route) && fm.route.length > 0 && fm.route[fm.route.length - 1] === fm.target_group) {
-		fm.route = fm.route.slice(0, -1);
-		if ((fm.route as unknown[]).length === 0) delete fm.route;
-	}
-	fm.retried_at = iso(now);
-	fm.retry_count = (typeof fm.retry_count === "number" && Number.isInteger(fm.retry_count) ? fm.retry_count : 0) + 1;
-}
-
-/** The text the note will have in the outbox (a quarantined note's original, flattened when written in the seed's form). */
-export function requeueText(path: string, text: string, corrections: Corrections, timedOut: boolean, now: number): string {
-	const base = unquarantineText(text) ?? text;
-	const flat = flattenMessageText(base, path) ?? base;
-	return updateFrontmatterText(flat, (fm) => requeueEdit(fm, corrections, timedOut, now));
-}
-
-/** The corrections plus the message_id a quarantined note keeps. */
-function withCarried(dl: DeadLetter, corrections: Corrections): Corrections {
-	return dl.carriedMessageId && !("message_id" in corrections) ? { message_id: dl.carriedMessageId, ...corrections } : corrections;
-}
-
-export interface RetryCheck {
-	errors: FieldErrors;
-	sender: string;
-}
-
-/** Checks the note a retry would put in the outbox, exactly as the router will. */
-export function checkRetry(services: RelayServices, dl: DeadLetter, corrections: Corrections, now: number): RetryCheck {
-	const errors: FieldErrors = {};
-	if (!dl.read.ok) return { errors: { [FORM_ERROR]: `The note does not parse as a message: ${dl.read.reason}` }, sender: "" };
-	let text: string;
-	try {
-		text = requeueText(dl.path, dl.base, withCarried(dl, corrections), dl.timedOut, now);
-	} catch (error) {
-		return { errors: { [FORM_ERROR]: `The note cannot be edited: ${(error as Error).message}` }, sender: "" };
-	}
-	const source = "source_group" in corrections ? corrections.source_group : dl.read.raw.fields.source_group;
-	const sender = typeof source === "string" ? source.trim() : "";
-	const layout = services.relay.router.layout;
-	const senderProblem = groupProblem(layout, sender, "sending group");
-	if (senderProblem) errors.source_group = senderProblem;
-	const check = checkOutboxNote(services, text, dl.path, sender, FIELD_OF, now, dl.path);
-	for (const [key, message] of Object.entries(check.errors)) errors[key] ??= message;
-	const verdict = check.verdict;
-	if (!senderProblem && verdict?.action === "reject") {
-		const field = verdict.code === "GROUP_NOT_FOUND" || (verdict.code === "INVALID_MESSAGE" && verdict.reason.startsWith("target_group")) ? "target_group" : FORM_ERROR;
-		errors[field] ??= `The router would reject it again (${verdict.code}): ${verdict.reason}`;
-	} else if (!senderProblem && verdict?.action === "duplicate") {
-		errors[FORM_ERROR] ??= `Its message_id was delivered already (${verdict.existing.path}): a retry would be a duplicate.`;
-	}
-	return { errors, sender };
-}
-
-/** The fields the retry form offers: those failing now, and the target group of a GROUP_NOT_FOUND. */
-export function correctableFields(services: RelayServices, dl: DeadLetter, now: number): string[] {
-	const check = checkRetry(services, dl, {}, now);
-	const fields = Object.keys(check.errors).filter((key) => key in CORRECTABLE);
-	if (dl.errorCode === "GROUP_NOT_FOUND" && !fields.includes("target_group")) fields.unshift("target_group");
-	return fields;
-}
-
-/**
- * Edits the dead letter in place (corrections, stamps removed, retry recorded), then moves it into
- * the sender's outbox. Both happen under the router lease, so no routing pass sees the note half
- * way. Returns the note's new path.
- */
-export async function requeue(services: RelayServices, dl: DeadLetter, corrections: Corrections, sender: string, now: number): Promise<string> {
-	const port = new ObsidianVault(services.app);
-	const outbox = services.relay.router.layout.box(sender, "outbox");
-	if (!outbox) throw new Error(`group "${sender}" is not in the registry`);
-	return (async () => {
-		await services.app.vault.process(dl.file, (text) => requeueText(dl.path, text, withCarried(dl, corrections), dl.timedOut, now));
-		await port.ensureFolder(outbox);
-		const base = stem(dl.path);
-		for (let attempt = 0; attempt < 20; attempt++) {
-			const target = normalizePath(`${outbox}/${base}${attempt === 0 ? "" : `-retry-${attempt}`}.md`);
-			const result = await port.move(dl.file.path, target);
-			if (result === "moved") return target;
-			if (result === "missing") throw new Error("the dead letter was moved or deleted meanwhile");
-		}
-		throw new Error(`no free file name in ${outbox}`);
-	})();
-}
-
-async function open(services: RelayServices, file: TFile): Promise<void> {
-	const dl = await loadDeadLetter(services, file);
-	const why = dl.errorCode ? `${dl.errorCode}${dl.errorMessage ? `: ${dl.errorMessage}` : ""}` : "no error recorded";
-	if (!dl.read.ok) {
-		new Notice(
-			`This dead letter (${why}) cannot be retried as it is: ${dl.read.reason}. ${dl.quarantined ? "Fix the original text below the router's block" : "Fix the note"}, then retry it again.`,
-			12000,
-		);
+async function open({ app, state, vault }: Parts, file: TFile): Promise<void> {
+	const dl = readDeadLetter(file.path, await app.vault.read(file));
+	const why = notRetryable(dl);
+	if (why) {
+		new Notice(why, 12000);
 		return;
 	}
-	new RetryModal(services, dl, correctableFields(services, dl, Date.now())).open();
+	new RetryModal(app, state, vault, dl, correctableFields(state.routing(Date.now()), dl)).open();
 }
 
-export function retryDeadLetterCommand(services: RelayServices): Command {
+export function retryDeadLetterCommand(parts: Parts): Command {
 	return {
 		id: COMMAND_IDS.retryDeadLetter,
 		name: "Retry dead letter",
 		icon: "rotate-ccw",
 		checkCallback: (checking) => {
-			const file = activeDeadLetter(services);
+			const file = activeDeadLetter(parts.app, parts.state);
 			if (!file) return false;
-			if (!checking) void open(services, file);
+			if (!checking) void open(parts, file);
 			return true;
 		},
 	};

@@ -2,8 +2,8 @@ import { Notice } from "obsidian";
 import type { Command } from "obsidian";
 import type { Outcome } from "../core/protocol";
 import type { PassReport } from "../router/router";
-import type { RelayServices } from "../services";
 import { COMMAND_IDS } from "./command-ids";
+import type { CommandParts } from "./command-parts";
 
 // Route now: one full sweep, and a notice saying what it did.
 
@@ -20,7 +20,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
 };
 
 /** "Routed 3 messages: 2 delivered, 1 rejected", "Nothing to route", or why nothing ran. */
-export function describePass(report: PassReport, registryUsable: boolean): string {
+function describePass(report: PassReport, registryUsable: boolean): string {
 	if (report.busy) return "Another router is working on this vault right now; try again in a moment.";
 	if (!registryUsable) return "Nothing routed: the registry is missing or unreadable. Run Initialize A2A vault, or fix registry.yaml.";
 	const counts = new Map<Outcome, number>();
@@ -33,14 +33,14 @@ export function describePass(report: PassReport, registryUsable: boolean): strin
 	return `Routed ${routed} ${routed === 1 ? "message" : "messages"}: ${parts.join(", ")}${ignored > 0 ? ` (${ignored} ignored)` : ""}.${waiting}`;
 }
 
-export function routeNowCommand(services: RelayServices): Command {
+export function routeNowCommand({ state, routeNow }: Pick<CommandParts, "state" | "routeNow">): Command {
 	return {
 		id: COMMAND_IDS.routeNow,
 		name: "Route now",
 		icon: "send",
 		callback: async () => {
-			const report = await services.relay.routeNow();
-			new Notice(describePass(report, services.relay.router.registry.usable));
+			const report = await routeNow();
+			new Notice(describePass(report, state.registry().usable));
 		},
 	};
 }

@@ -10,6 +10,7 @@ import type { IndexEntry, MessageIndex } from "./message-index";
 import type { ErrorCode } from "./protocol";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
+import { unknownGroupReason } from "./group-reasons";
 
 // The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
 // registry and the message index. The router (src/router) carries them out through the vault port.
@@ -175,9 +176,8 @@ function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxN
 	return { action: "answer", message, raw, target, request, late };
 }
 
-export function unknownGroup(group: string, ctx: Pick<RoutingContext, "layout">): string {
-	const known = ctx.layout.groupIds();
-	return `group "${group}" is not in the registry (known groups: ${known.length > 0 ? known.join(", ") : "none"})`;
+function unknownGroup(group: string, ctx: Pick<RoutingContext, "layout">): string {
+	return unknownGroupReason(group, ctx.layout.groupIds());
 }
 
 export interface DecideOptions {

@@ -1,5 +1,5 @@
 import { Component, Events, TFile, TFolder } from "obsidian";
-import type { App, CachedMetadata } from "obsidian";
+import type { App, CachedMetadata, EventRef } from "obsidian";
 import { readAgent } from "../core/agent";
 import type { AgentRecord } from "../core/agent";
 import { ignoreReason } from "../core/ignore";
@@ -14,21 +14,27 @@ import type { RelaySettings } from "../settings";
 
 export const AGENTS_CHANGED = "a2a-relay:agents-changed";
 
-export interface AgentView extends AgentRecord {
+/** An agent record as the store holds it. */
+export interface AgentEntry extends AgentRecord {
 	/** A move outside the lifecycle graph seen since the plugin started watching this agent. */
 	transitionWarning?: string;
 }
 
 export class AgentStore extends Component {
 	readonly events = new Events();
-	private readonly agents = new Map<string, AgentView>();
+	private readonly agents = new Map<string, AgentEntry>();
 	private readonly warnings = new Map<string, string>();
 
 	constructor(
 		private readonly app: App,
-		private readonly settings: () => RelaySettings,
+		private readonly settings: () => Pick<RelaySettings, "rootFolder" | "extraAgentFolders">,
 	) {
 		super();
+	}
+
+	/** Calls `listener` with the paths of the agents that changed. */
+	onChanged(listener: (paths: string[]) => void): EventRef {
+		return this.events.on(AGENTS_CHANGED, (...data: unknown[]) => listener(data[0] as string[]));
 	}
 
 	onload(): void {
@@ -55,11 +61,11 @@ export class AgentStore extends Component {
 		return path.endsWith(".md") && !ignoreReason(path) && this.folders().some((f) => isInside(path, f) && path !== f);
 	}
 
-	all(): AgentView[] {
+	all(): AgentEntry[] {
 		return [...this.agents.values()];
 	}
 
-	get(path: string): AgentView | undefined {
+	get(path: string): AgentEntry | undefined {
 		return this.agents.get(path);
 	}
 
@@ -91,15 +97,15 @@ export class AgentStore extends Component {
 			this.agents.delete(file.path);
 			return previous !== undefined;
 		}
-		const view: AgentView = record;
+		const entry: AgentEntry = record;
 		if (previous && previous.status !== record.status) {
 			const warning = transitionWarning(previous.status, record.status);
 			if (warning) this.warnings.set(file.path, warning);
 			else this.warnings.delete(file.path);
 		}
 		const warning = this.warnings.get(file.path);
-		if (warning) view.transitionWarning = warning;
-		this.agents.set(file.path, view);
+		if (warning) entry.transitionWarning = warning;
+		this.agents.set(file.path, entry);
 		return true;
 	}
 

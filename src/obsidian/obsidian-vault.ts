@@ -1,7 +1,7 @@
 import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import { dirname } from "../core/paths";
-import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, VaultPort } from "../router/vault-port";
+import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../router/vault-port";
 
 // The vault port over Obsidian's Vault: new notes are vault.create, moves the vault's rename (no
 // link rewriting), rewrites vault.process, removals vault.delete. Obsidian's adapter has neither an
@@ -118,11 +118,41 @@ export class ObsidianVault implements VaultPort {
 		return result;
 	}
 
+	/**
+	 * The note is rewritten where it is (only if it is still what was read), then moved under a free
+	 * name with the vault's rename: an open editor follows it, nothing goes to the trash. An
+	 * interruption between the two leaves the rewritten note where it was, and the router decides it
+	 * again as any note.
+	 */
+	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+		const rewritten = await this.replace(source.info.path, text, source);
+		if (rewritten !== "done") return rewritten;
+		const file = this.file(source.info.path);
+		if (!file) return "missing";
+		await this.ensureFolder(folder);
+		for (const name of names) {
+			const target = normalizePath(`${folder}/${name}`);
+			if (this.reserved.has(target) || (await this.taken(target))) continue;
+			this.reserved.add(target);
+			try {
+				await options.beforeFinish?.(target, false);
+				await this.app.vault.rename(file, target);
+				return { path: target, existed: false };
+			} catch (error) {
+				if (!(await this.taken(target)) || !this.file(source.info.path)) throw error;
+			} finally {
+				this.reserved.delete(target);
+			}
+		}
+		throw new Error(`no free name in ${folder} for ${source.info.path}`);
+	}
+
 	async remove(path: string, expected?: ReadFile): Promise<ChangeResult> {
 		const file = this.file(path);
 		if (!file) return "missing";
 		if (expected && (await this.app.vault.read(file)) !== expected.text) return "changed";
-		await this.app.vault.delete(file, true);
+		// Only what the router removes for good (a merged conflict copy) comes here; routing moves notes.
+		await this.app.fileManager.trashFile(file);
 		return "done";
 	}
 

@@ -3,7 +3,7 @@ import type { ReadFile, VaultPort } from "./vault-port";
 // A read-edit-write of one note that never loses a write made by someone else in between: the note
 // is replaced only if it is still what was read, and read again otherwise.
 
-export async function editNote(port: VaultPort, path: string, edit: (text: string) => string, attempts = 5): Promise<ReadFile | null> {
+export async function editNote(port: Pick<VaultPort, "read" | "replace">, path: string, edit: (text: string) => string, attempts = 5): Promise<ReadFile | null> {
 	for (let i = 0; i < attempts; i++) {
 		const read = await port.read(path);
 		if (!read) return null;

@@ -32,7 +32,8 @@ export class InboxUpkeep {
 			return;
 		}
 		if (entry.state === "timed_out") {
-			report.decisions.push(await this.finishTimeout(entry));
+			const decision = await this.finishTimeout(entry);
+			if (decision) report.decisions.push(decision);
 			return;
 		}
 		if (!isAwaitingAnswer(entry)) return;
@@ -52,7 +53,8 @@ export class InboxUpkeep {
 			await router.log.write(decision);
 			report.decisions.push(decision);
 		} else if (step?.action === "timeout") {
-			report.decisions.push(await this.finishTimeout(entry));
+			const decision = await this.finishTimeout(entry);
+			if (decision) report.decisions.push(decision);
 		}
 	}
 
@@ -80,7 +82,8 @@ export class InboxUpkeep {
 		const raw = parsed.ok ? parsed.raw : undefined;
 		const claimed = typeof raw?.fields.source_group === "string" ? raw.fields.source_group : "";
 		const known = claimed !== ROUTER_SENDER && router.layout.hasGroup(claimed);
-		report.decisions.push(await router.reject({ path: entry.path, group: known ? claimed : "", read }, "INVALID_MESSAGE", WRITE_INTO_OUTBOX, raw, known));
+		const decision = await router.reject({ path: entry.path, group: known ? claimed : "", read }, "INVALID_MESSAGE", WRITE_INTO_OUTBOX, raw, known);
+		if (decision) report.decisions.push(decision);
 	}
 
 	/** Marks an answered request answered where it is, then moves it to its group's archive. */

@@ -1,4 +1,5 @@
-import { isCopyOf } from "../core/copies";
+import { isCopyOf, sameApartFromTimes } from "../core/copies";
+import { candidateNames } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
 import { YamlError } from "../core/frontmatter";
 import { uuidFromText } from "../core/hash";
@@ -63,6 +64,12 @@ export interface PassReport {
 	standby?: string;
 	/** Notes that could not be dealt with, and why (the pass went on without them). */
 	failures: { path: string; error: string }[];
+}
+
+/** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
+function hasRouterStamps(text: string): boolean {
+	const end = text.indexOf("\n---", 4);
+	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
 }
 
 export interface QueuedNote {
@@ -253,8 +260,9 @@ export class Router {
 	}
 
 	/**
-	 * Writes `text` into `folder` in place of `note`, logs `outcome`, then removes the note if it is
-	 * still what was read (a note rewritten meanwhile stays, to be routed as what it now is).
+	 * Moves `note` into `folder` as `stamped` (the router's copy of what it read), under a free name,
+	 * and logs `outcome` before the transfer's last step. Null when the note changed since it was
+	 * read: it stays, to be decided again as what it now is.
 	 */
 	async transfer(
 		note: { path: string; read: ReadFile },
@@ -263,17 +271,27 @@ export class Router {
 		stamped: { text: string; fields?: Record<string, unknown> },
 		outcome: RoutingDecision["outcome"],
 		extra: Partial<RoutingDecision> = {},
-	): Promise<RoutingDecision> {
-		const committed = await this.writer.commit(folder, basename(note.path), messageId, stamped.text, note.read);
-		const entry = stamped.fields && !committed.existed ? this.indexSync.indexFields(committed.path, stamped.fields) : this.indexSync.indexText(committed.path, stamped.text);
-		const decision = this.decision(outcome, committed.path, note.path, entry, extra);
-		if (!committed.existed || !(await this.log.hasRow(decision))) await this.log.write(decision);
-		await this.port.remove(note.path, note.read);
+	): Promise<RoutingDecision | null> {
+		let decision: RoutingDecision | null = null;
+		// A note that already bears the router's stamps was part way through a transfer when a pass stopped.
+		const resumed = hasRouterStamps(note.read.text);
+		const result = await this.port.transfer(note.read, folder, candidateNames(basename(note.path), messageId), stamped.text, {
+			isEarlierCopy: (text) => sameApartFromTimes(text, stamped.text, note.path),
+			beforeFinish: async (path, existed) => {
+				const entry = stamped.fields && !existed ? this.indexSync.indexFields(path, stamped.fields) : this.indexSync.indexText(path, stamped.text);
+				decision = this.decision(outcome, path, note.path, entry, extra);
+				if (!(existed || resumed) || !(await this.log.hasRow(decision))) await this.log.write(decision);
+			},
+		});
+		if (result === "changed" || result === "missing") {
+			if (decision) this.indexSync.remove((decision as RoutingDecision).path);
+			return null;
+		}
 		this.indexSync.remove(note.path);
 		return decision;
 	}
 
-	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision> {
+	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
 		const id = this.messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
@@ -282,14 +300,14 @@ export class Router {
 		return this.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, "delivered");
 	}
 
-	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision> {
+	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {
 		const id = this.messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id }),
 		);
 		const decision = await this.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, verdict.late ? "late" : "answered");
-		if (verdict.request && !verdict.late) await this.upkeep.archive(verdict.request);
+		if (decision && verdict.request && !verdict.late) await this.upkeep.archive(verdict.request);
 		return decision;
 	}
 
@@ -313,14 +331,14 @@ export class Router {
 		if (!full) return;
 		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
 		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, undefined, true, false);
-		report.decisions.push(decision);
+		if (decision) report.decisions.push(decision);
 	}
 
 	/**
 	 * Rules 3 to 6 and 9: the error response goes to the sender first (its name is derived from the
 	 * rejection, so writing it again finds it there), then the dead letter, the log row, the removal.
 	 */
-	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision> {
+	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
 		const id = this.messageIdOf(note, raw);
 		const now = this.clock();
 		const sender = typeof raw?.fields.source_group === "string" && this.layout.hasGroup(raw.fields.source_group) ? raw.fields.source_group : note.group;

@@ -25,6 +25,20 @@ export interface ReadFile {
 }
 
 export type MoveResult = "moved" | "missing" | "exists";
+
+/** Where a transfer put the note; `existed` when an interrupted transfer had already put it there. */
+export type TransferResult = { path: string; existed: boolean } | "changed" | "missing";
+
+export interface TransferOptions {
+	/** True for a file already at a destination name that is this very note, written by an interrupted transfer. */
+	isEarlierCopy?: (text: string) => boolean;
+	/**
+	 * Called once the note's place is settled and before the last step of the transfer (the one
+	 * after which nothing shows that a transfer was under way): the router logs the move here, so
+	 * that an interruption at any point leaves either the row or a transfer to finish.
+	 */
+	beforeFinish?: (path: string, existed: boolean) => Promise<void>;
+}
 export type ChangeResult = "done" | "changed" | "missing";
 
 export interface ReadOptions {
@@ -56,6 +70,14 @@ export interface VaultPort {
 	replace(path: string, text: string, expected: ReadFile): Promise<ChangeResult>;
 	/** Removes a file, only if it is still the one `expected` read, when given. */
 	remove(path: string, expected?: ReadFile): Promise<ChangeResult>;
+	/**
+	 * Moves the note `source` read into `folder` as `text` (what the router made of what it read),
+	 * under the first free name of `names`, never over another file. Nothing happens ("changed")
+	 * when the note is no longer what was read. After it, the note is at the new path only: an
+	 * adapter either writes the new file and then removes the note, or rewrites the note and then
+	 * moves it.
+	 */
+	transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options?: TransferOptions): Promise<TransferResult>;
 	/** Appends text, creating the file with `header` first when it does not exist. */
 	append(path: string, text: string, header: string): Promise<void>;
 	ensureFolder(path: string): Promise<void>;

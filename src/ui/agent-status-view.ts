@@ -1,8 +1,8 @@
 import { ItemView } from "obsidian";
 import type { App, ViewStateResult, WorkspaceLeaf } from "obsidian";
-import { AGENTS_CHANGED } from "../obsidian/agent-store";
-import { RELAY_CHANGED } from "../obsidian/relay";
-import type { RelayServices } from "../services";
+import type { AgentStore } from "../obsidian/agent-store";
+import type { RelayState } from "../obsidian/relay-state";
+import type { SettingsStore } from "../obsidian/settings-store";
 import { AgentList } from "./view/agent-list";
 import type { RowClock } from "./view/agent-row";
 import { isGrouping } from "./view/agent-sections";
@@ -42,7 +42,9 @@ export class AgentStatusView extends ItemView {
 
 	constructor(
 		leaf: WorkspaceLeaf,
-		private readonly services: RelayServices,
+		private readonly state: RelayState,
+		private readonly agents: Pick<AgentStore, "all" | "get" | "folders" | "onChanged">,
+		private readonly settings: SettingsStore,
 	) {
 		super(leaf);
 		this.batcher = new RenderBatcher(
@@ -91,8 +93,8 @@ export class AgentStatusView extends ItemView {
 		this.flow = new MessageFlowPanel(root);
 		handleNoteLinks(this, this.app, root);
 
-		this.registerEvent(this.services.agents.events.on(AGENTS_CHANGED, (...data: unknown[]) => this.batcher.agents(data[0] as string[])));
-		this.registerEvent(this.services.relay.events.on(RELAY_CHANGED, () => this.batcher.relayChanged()));
+		this.registerEvent(this.agents.onChanged((paths) => this.batcher.agents(paths)));
+		this.registerEvent(this.state.onChanged(() => this.batcher.relayChanged()));
 		// Shown again (a sidebar expanded, its tab picked): render what changed meanwhile.
 		this.registerEvent(this.app.workspace.on("layout-change", () => this.batcher.resume()));
 		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.batcher.resume()));
@@ -116,18 +118,18 @@ export class AgentStatusView extends ItemView {
 	}
 
 	private clock(): RowClock {
-		return { now: Date.now(), staleLimitMs: this.services.settings.staleMinutes * 60_000 };
+		return { now: Date.now(), staleLimitMs: this.settings.current.staleMinutes * 60_000 };
 	}
 
 	private render(batch: Batch): void {
 		const list = this.list;
 		if (!list) return;
 		const clock = this.clock();
-		const agents = this.services.agents;
+		const agents = this.agents;
 		if (batch.all) list.renderAll(agents.all(), clock);
 		else if (batch.paths.size > 0) list.applyChanges(batch.paths, (path) => agents.get(path), clock);
 		if (batch.all || batch.paths.size > 0) this.renderCounts(clock);
-		if (batch.relay) this.flow?.render(readFlowState(this.app, this.services.relay));
+		if (batch.relay) this.flow?.render(readFlowState(this.app, this.state));
 	}
 
 	private renderCounts(clock: RowClock): void {
@@ -137,7 +139,7 @@ export class AgentStatusView extends ItemView {
 		const empty = this.emptyEl;
 		if (!empty) return;
 		if (list.size === 0) {
-			const folders = this.services.agents.folders().join(", ");
+			const folders = this.agents.folders().join(", ");
 			setTextIfChanged(empty, `No agents yet: run Create agent note, or write a note with a status field in ${folders}.`);
 			setHidden(empty, false);
 		} else if (list.shown === 0) {

@@ -3,15 +3,15 @@
 // a `require` that hands it the fake for "obsidian". It seeds a realistic vault, loads the plugin,
 // declares the layout ready and opens the agent status view by its command. Playwright then
 // inspects the page and drives it through `window.a2a`.
-import * as obsidian from "../fake-obsidian/index";
-import { installDomHelpers } from "../fake-obsidian/dom-helpers";
-import { FakeHost } from "../fake-obsidian/host";
-import { MemoryDisk } from "../fake-obsidian/memory-disk";
-import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "./fixture-vault";
-import type { ExpectedAgent } from "./fixture-vault";
+import * as obsidian from "../../test-support/fake-obsidian/index";
+import { installDomHelpers } from "../../test-support/fake-obsidian/dom-helpers";
+import { FakeHost } from "../../test-support/fake-obsidian/host";
+import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
+import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
+import type { ExpectedAgent } from "../../test-support/fixture-vault";
 
 interface RelayLike {
-	services: { relay: { whenIdle(): Promise<void> } };
+	parts: { relay: { whenIdle(): Promise<void> } };
 }
 
 export interface BenchFigures {
@@ -76,7 +76,7 @@ async function start(): Promise<string> {
 
 	const settle = async (): Promise<void> => {
 		await host.settled();
-		await plugin.services.relay.whenIdle();
+		await plugin.parts.relay.whenIdle();
 		await host.settled();
 		// The view coalesces changes for about a frame before it renders.
 		await new Promise((resolve) => window.setTimeout(resolve, 40));

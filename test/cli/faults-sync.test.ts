@@ -83,7 +83,7 @@ describe("sync-conflict copies", () => {
 		for (const name of CONFLICT_NAMES) expect(await b.host.read(`${OUT}/${name}`), name).toBe(note);
 		expect(b.files(IN)).toEqual([]);
 		expect(b.files("A2A/dead-letter")).toEqual([]);
-		const ignored = b.plugin.services.relay.recent.filter((d) => d.outcome === "ignored").map((d) => d.path.split("/").pop());
+		const ignored = b.plugin.parts.relay.recent.filter((d) => d.outcome === "ignored").map((d) => d.path.split("/").pop());
 		expect(ignored.sort()).toEqual([...CONFLICT_NAMES].sort());
 	});
 });
@@ -154,7 +154,7 @@ describe("a note that arrives in pieces", () => {
 
 	it("in the plugin, with its grace setting: waits, then delivers the completed note", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
-		await b.plugin.services.updateSettings({ graceSeconds: 3 });
+		await b.plugin.parts.settings.update({ graceSeconds: 3 });
 		await b.quiet();
 		await b.host.externalWrite(`${OUT}/piece.md`, firstHalf);
 		await b.quiet();
@@ -193,7 +193,7 @@ describe("a note moved in by a sync tool", () => {
 		expect(await b.frontmatter(`${IN}/other.md`)).toMatchObject({ message_id: "moved-2", state: "delivered" });
 		expect(b.files(OUT)).toEqual([]);
 		expect(b.files("A2A/dead-letter")).toEqual([]);
-		const delivered = b.plugin.services.relay.recent.filter((d) => d.outcome === "delivered").map((d) => d.message_id);
+		const delivered = b.plugin.parts.relay.recent.filter((d) => d.outcome === "delivered").map((d) => d.message_id);
 		expect(delivered.sort()).toEqual(["moved-1", "moved-2"]);
 	});
 });

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../cli/node-vault";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 import type { ReadFile, VaultPort } from "../../src/router/vault-port";
-import { createTempHost } from "../fake-obsidian/node-host";
-import type { TempHost } from "../fake-obsidian/node-host";
+import { createTempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { MemoryVault } from "../helpers/memory-vault";
 
 // One contract for the vault port, run against its three adapters: the in-memory one the fuzz suite

@@ -5,7 +5,7 @@
  */
 import type * as Real from "obsidian";
 import { describe, expect, it } from "vitest";
-import * as Fake from "./index";
+import * as Fake from "../../test-support/fake-obsidian/index";
 
 type Missing<R, F, Skip extends PropertyKey = never> = Exclude<keyof R, keyof F | Skip>;
 type None<T extends never> = T;

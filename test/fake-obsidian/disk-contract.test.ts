@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isDiskError, type Disk } from "./disk";
-import { MemoryDisk } from "./memory-disk";
-import { NodeDisk } from "./node-disk";
+import { isDiskError, type Disk } from "../../test-support/fake-obsidian/disk";
+import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
+import { NodeDisk } from "../../test-support/fake-obsidian/node-disk";
 
 const tempDirs: string[] = [];
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
 import {
 	AbstractInputSuggest,
 	debounce,
@@ -17,7 +17,7 @@ import {
 	type SliderComponent,
 	type TextComponent,
 	type ToggleComponent,
-} from "./index";
+} from "../../test-support/fake-obsidian/index";
 import { memoryHost, sleep } from "./test-utils";
 
 let host: FakeHost | undefined;

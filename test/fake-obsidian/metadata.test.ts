@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
-import type { CachedMetadata, TFile } from "./index";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import type { CachedMetadata, TFile } from "../../test-support/fake-obsidian/index";
 import { memoryHost } from "./test-utils";
 
 let host: FakeHost | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
-import { Component, Events, ItemView, Plugin, PluginSettingTab, type WorkspaceLeaf } from "./index";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import { Component, Events, ItemView, Plugin, PluginSettingTab, type WorkspaceLeaf } from "../../test-support/fake-obsidian/index";
 import { memoryHost, recordVaultEvents, sleep } from "./test-utils";
 
 let host: FakeHost | undefined;

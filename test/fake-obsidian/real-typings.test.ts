@@ -1,8 +1,8 @@
 import { TFile as ObsidianTFile } from "obsidian";
 import { afterEach, describe, expect, it } from "vitest";
 import SamplePlugin, { SAMPLE_VIEW, SampleView } from "./fixtures/sample-plugin";
-import { TFile as FakeTFile } from "./index";
-import { createTempHost, type TempHost } from "./node-host";
+import { TFile as FakeTFile } from "../../test-support/fake-obsidian/index";
+import { createTempHost, type TempHost } from "../../test-support/fake-obsidian/node-host";
 
 let host: TempHost | undefined;
 afterEach(async () => {

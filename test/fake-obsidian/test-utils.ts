@@ -1,7 +1,7 @@
 /** Helpers for the fake's self-tests (browser-safe). */
-import type { TAbstractFile } from "./files";
-import { FakeHost, type FakeHostOptions } from "./host";
-import { MemoryDisk } from "./memory-disk";
+import type { TAbstractFile } from "../../test-support/fake-obsidian/files";
+import { FakeHost, type FakeHostOptions } from "../../test-support/fake-obsidian/host";
+import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
 
 export function memoryHost(files: Record<string, string> = {}, options: Partial<FakeHostOptions> = {}): FakeHost {
 	return new FakeHost({ disk: new MemoryDisk("Test Vault", files), ...options });

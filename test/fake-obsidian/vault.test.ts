@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
-import { normalizePath, TFile, TFolder } from "./index";
-import { createTempHost, type TempHost } from "./node-host";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import { normalizePath, TFile, TFolder } from "../../test-support/fake-obsidian/index";
+import { createTempHost, type TempHost } from "../../test-support/fake-obsidian/node-host";
 import { memoryHost, recordVaultEvents } from "./test-utils";
 
 let host: FakeHost | undefined;

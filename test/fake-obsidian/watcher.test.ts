@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
-import { TFile } from "./index";
-import { createTempHost, type TempHost } from "./node-host";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import { TFile } from "../../test-support/fake-obsidian/index";
+import { createTempHost, type TempHost } from "../../test-support/fake-obsidian/node-host";
 import { memoryHost, recordVaultEvents, sleep } from "./test-utils";
 
 let host: FakeHost | undefined;

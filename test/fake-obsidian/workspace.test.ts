@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeHost } from "./host";
-import { ItemView, MarkdownView, Plugin, type TFile, type WorkspaceLeaf } from "./index";
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import { ItemView, MarkdownView, Plugin, type TFile, type WorkspaceLeaf } from "../../test-support/fake-obsidian/index";
 import { memoryHost, sleep } from "./test-utils";
 
 let host: FakeHost | undefined;

@@ -1,5 +1,5 @@
 import { utf8Length } from "../../src/core/text";
-import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, VaultPort } from "../../src/router/vault-port";
+import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../../src/router/vault-port";
 
 // An in-memory VaultPort with the semantics of cli/node-vault.ts, for tests that push thousands of
 // notes through the router: a Map of "disk" path -> { text, mtime } plus the set of folders.
@@ -153,6 +153,25 @@ export class MemoryVault implements VaultPort {
 		const check = expected ? this.unchanged(key, expected) : this.files.has(key) ? "done" : "missing";
 		if (check === "done") this.files.delete(key);
 		return check;
+	}
+
+	/** As NodeVault: the new file, then the note removed if it is still what was read. */
+	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+		const check = this.unchanged(this.key(source.info.path), source);
+		if (check !== "done") return check;
+		for (const name of names) {
+			const path = `${folder}/${name}`;
+			let existed = false;
+			if (!(await this.create(path, text))) {
+				const there = await this.read(path);
+				if (!there || !options.isEarlierCopy?.(there.text)) continue;
+				existed = true;
+			}
+			await options.beforeFinish?.(path, existed);
+			await this.remove(source.info.path, source);
+			return { path, existed };
+		}
+		throw new Error(`no free name in ${folder} for ${source.info.path}`);
 	}
 
 	async append(path: string, text: string, header: string): Promise<void> {

@@ -33,7 +33,7 @@ describe("new-agent", () => {
 		expect(Number.isNaN(Date.parse(String(fm.spawned_at)))).toBe(false);
 		expect(h.host.openedLinks.map((l) => l.path)).toContain(path);
 		await settle(h);
-		expect(h.services.agents.get(path)?.status).toBe("spawned");
+		expect(h.parts.agents.get(path)?.status).toBe("spawned");
 	});
 
 	it("refuses an existing name or a name that cannot be a file, inline, without touching anything", async () => {
@@ -128,7 +128,7 @@ describe("append-finding", () => {
 		expect(text.startsWith(agentNote("running"))).toBe(true);
 		expect(text).not.toContain("### Decisions");
 		await settle(h);
-		expect(h.services.agents.get(AGENT)?.latestFinding?.action).toBe("Schema designed");
+		expect(h.parts.agents.get(AGENT)?.latestFinding?.action).toBe("Schema designed");
 		expect(lastNotice(h)).toBe("Finding added to alpha.");
 	});
 });

@@ -42,7 +42,7 @@ describe("compose-message", () => {
 		expect(fm.timeout_seconds).toBeUndefined();
 		expect(typeof fm.message_id).toBe("string");
 		expect(await body(h, path)).toEqual({ task: "Build the registration form", context: "Users table is ready", artifacts: ["docs/schema.md"] });
-		expect(h.services.settings.lastFromGroup).toBe(BACKEND);
+		expect(h.parts.settings.current.lastFromGroup).toBe(BACKEND);
 
 		const link = noticeLink(path);
 		expect(link).not.toBeNull();
@@ -56,7 +56,7 @@ describe("compose-message", () => {
 		expect(control(again, "from").value).toBe(BACKEND);
 		again.close();
 
-		await h.services.relay.routeNow();
+		await h.parts.relay.routeNow();
 		await settle(h);
 		expect(await filesIn(h, box(BACKEND, "outbox"))).toEqual([]);
 		const delivered = await onlyFileIn(h, box(FRONTEND, "inbox"));

@@ -1,12 +1,12 @@
 // Shared set-up for the command and settings tests: the real plugin (main.ts) on the fake
 // Obsidian over a real temp folder, and small helpers to drive modals through the DOM.
 import { expect } from "vitest";
-import { createTempHost } from "../fake-obsidian/node-host";
-import type { TempHost } from "../fake-obsidian/node-host";
-import type { Modal } from "../fake-obsidian/modal";
+import { createTempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TempHost } from "../../test-support/fake-obsidian/node-host";
+import type { Modal } from "../../test-support/fake-obsidian/modal";
 import manifest from "../../manifest.json";
 import type A2ARelayPlugin from "../../main";
-import type { RelayServices } from "../../src/services";
+import type { PluginParts } from "../../src/plugin/start";
 import type { RelaySettings } from "../../src/settings";
 import { buildRequest } from "../../src/core/compose";
 import type { RequestDraft } from "../../src/core/compose";
@@ -26,7 +26,7 @@ export const box = (group: string, which: "inbox" | "outbox" | "archive") => `A2
 export interface Harness {
 	host: TempHost;
 	plugin: A2ARelayPlugin;
-	services: RelayServices;
+	parts: PluginParts;
 }
 
 /**
@@ -54,7 +54,7 @@ export async function boot(options: BootOptions = {}): Promise<Harness> {
 	const plugin = await host.loadPlugin(await pluginClass(), manifest);
 	await host.loadVault();
 	await host.setLayoutReady();
-	const h = { host, plugin, services: plugin.services };
+	const h = { host, plugin, parts: plugin.parts };
 	await settle(h);
 	return h;
 }
@@ -63,7 +63,7 @@ export async function boot(options: BootOptions = {}): Promise<Harness> {
 export async function settle(h: Harness): Promise<void> {
 	for (let i = 0; i < 3; i++) {
 		await h.host.settled();
-		await h.services.relay.whenIdle();
+		await h.parts.relay.whenIdle();
 	}
 	await h.host.settled();
 }

@@ -63,7 +63,7 @@ describe("availability of the message and agent commands", () => {
 		const inboxRequest = await onlyFileIn(h, box(FRONTEND, "inbox"));
 		const deadLetter = await onlyFileIn(h, "A2A/dead-letter");
 		const errorResponse = await onlyFileIn(h, box(BACKEND, "inbox"));
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		const pending = requestNote({ from: DEVOPS, to: FRONTEND });
 		await h.host.fakeApp.vault.create(`${box(DEVOPS, "outbox")}/pending.md`, pending.text);
 		await settle(h);
@@ -96,7 +96,7 @@ describe("reply-to-message", () => {
 	it("writes the response into the responding group's outbox; the relay answers and archives the request", async () => {
 		const { harness, req, inboxPath } = await bootWithDelivered();
 		h = harness;
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		await activate(h, inboxPath);
 		expect(run(h, "reply-to-message")).toBe(true);
 		const m = await modal(h, "Reply to message");
@@ -119,7 +119,7 @@ describe("reply-to-message", () => {
 		expect(fm).toMatchObject({ kind: "response", trace_id: req.traceId, in_reply_to: req.messageId, source_group: FRONTEND, target_group: BACKEND, status: "success" });
 		expect(await body(h, path)).toEqual({ answer: "Email, password and a display name.", artifacts: ["specs/form.md"] });
 
-		await h.services.relay.routeNow();
+		await h.parts.relay.routeNow();
 		await settle(h);
 		const answered = await onlyFileIn(h, box(BACKEND, "inbox"));
 		expect(await frontmatter(h, answered)).toMatchObject({ in_reply_to: req.messageId, state: "delivered" });
@@ -130,7 +130,7 @@ describe("reply-to-message", () => {
 	it("an error reply carries the text as error_message", async () => {
 		const { harness, inboxPath } = await bootWithDelivered();
 		h = harness;
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		await activate(h, inboxPath);
 		run(h, "reply-to-message");
 		const m = await modal(h, "Reply to message");

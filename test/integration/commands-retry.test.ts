@@ -41,7 +41,7 @@ describe("retry-dead-letter", () => {
 		h = await boot({ files: { [`${box(BACKEND, "outbox")}/lost.md`]: lost.text } });
 		const dead = await onlyFileIn(h, DEAD);
 		expect(await frontmatter(h, dead)).toMatchObject({ error_code: "GROUP_NOT_FOUND", state: "dead" });
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 
 		await activate(h, dead);
 		expect(run(h, "retry-dead-letter")).toBe(true);
@@ -74,7 +74,7 @@ describe("retry-dead-letter", () => {
 		expect(await body(h, queued)).toEqual({ question: "Anyone there?" });
 		expect(lastNotice(h)).toContain("Back in the outbox");
 
-		await h.services.relay.routeNow();
+		await h.parts.relay.routeNow();
 		await settle(h);
 		const delivered = await onlyFileIn(h, box(FRONTEND, "inbox"));
 		expect(await frontmatter(h, delivered)).toMatchObject({ message_id: lost.messageId, state: "delivered", retry_count: 1 });
@@ -99,14 +99,14 @@ describe("retry-dead-letter", () => {
 		await enter(h, m, "hop_count");
 		expect(fieldError(m, "hop_count")).toContain(">= 0");
 		expect(await filesIn(h, DEAD)).toHaveLength(1);
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		fill(hop, "0");
 		await enter(h, m, "hop_count");
 		expect(isOpen(m)).toBe(false);
 		expect(await filesIn(h, DEAD)).toEqual([]);
 		const queued = await onlyFileIn(h, box(BACKEND, "outbox"));
 		expect(await frontmatter(h, queued)).toMatchObject({ message_id: bad.messageId, hop_count: 0, retry_count: 1 });
-		const report = await h.services.relay.routeNow();
+		const report = await h.parts.relay.routeNow();
 		await settle(h);
 		const delivery = report.decisions.find((d) => d.message_id === bad.messageId);
 		expect(delivery).toMatchObject({ outcome: "delivered", path: `${box(FRONTEND, "inbox")}/bad.md` });
@@ -131,7 +131,7 @@ describe("retry-dead-letter", () => {
 		const broken = "---\nkind: request\nsource_group: 10-backend-group\n";
 		h = await boot({ files: { [`${box(BACKEND, "outbox")}/broken.md`]: broken } });
 		// (set after start: see the settings test about data.json at startup)
-		await h.services.updateSettings({ graceSeconds: 0 });
+		await h.parts.settings.update({ graceSeconds: 0 });
 		await settle(h);
 		const dead = await onlyFileIn(h, DEAD);
 		const quarantined = await frontmatter(h, dead);
@@ -177,7 +177,7 @@ describe("retry-dead-letter", () => {
 		);
 		expect(await frontmatter(h, deadPath)).toMatchObject({ error_code: "TIMEOUT", state: "timed_out", route: [BACKEND, FRONTEND] });
 		await settle(h);
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		await activate(h, deadPath);
 		run(h, "retry-dead-letter");
 		const m = await modal(h, "Retry dead letter");
@@ -189,7 +189,7 @@ describe("retry-dead-letter", () => {
 		const queued = await onlyFileIn(h, box(BACKEND, "outbox"));
 		const fm = await frontmatter(h, queued);
 		expect(fm).toMatchObject({ message_id: slow.messageId, route: [BACKEND], retry_count: 1 });
-		await h.services.relay.routeNow();
+		await h.parts.relay.routeNow();
 		await settle(h);
 		const delivered = await onlyFileIn(h, box(FRONTEND, "inbox"));
 		expect(await frontmatter(h, delivered)).toMatchObject({ message_id: slow.messageId, state: "delivered" });

@@ -23,7 +23,7 @@ describe("init-vault", () => {
 		}
 		expect(lastNotice(h)).toBe("Created registry.yaml and 15 folders in A2A (4 groups).");
 		// the relay reads the new registry: composing becomes possible
-		await waitFor("the registry in the relay", () => h?.services.relay.router.layout.groupIds().length === 4);
+		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 4);
 		expect(available(h, "compose-message")).toBe(true);
 
 		run(h, "init-vault");
@@ -55,7 +55,7 @@ describe("init-vault", () => {
 describe("route-now", () => {
 	it("routes every pending note and says what it did", async () => {
 		h = await boot({ settings: { autoRoute: false } });
-		await h.services.updateSettings({ autoRoute: false });
+		await h.parts.settings.update({ autoRoute: false });
 		for (const [name, draft] of Object.entries({ a: { from: BACKEND, to: FRONTEND }, b: { from: DEVOPS, to: FRONTEND }, c: { from: BACKEND, to: "99-nowhere" } })) {
 			await h.host.fakeApp.vault.create(`${box(draft.from, "outbox")}/${name}.md`, requestNote(draft).text);
 		}

@@ -1,7 +1,7 @@
 import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
-import { createTempHost } from "../fake-obsidian/node-host";
-import type { TempHost } from "../fake-obsidian/node-host";
+import { createTempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 
 // Boots the real plugin class on the fake Obsidian over a real temp folder, and waits for the relay
@@ -25,7 +25,7 @@ export async function bootPlugin(files: Record<string, string> = {}, options: { 
 	const quiet = async () => {
 		for (let i = 0; i < 3; i++) {
 			await host.settled();
-			await plugin.services.relay.whenIdle();
+			await plugin.parts.relay.whenIdle();
 		}
 		await host.settled();
 	};

@@ -23,7 +23,7 @@ describe("routing on vault events", () => {
 		expect(await b.host.exists(`${OUT}/ask.md`)).toBe(false);
 		expect(await b.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "e-1", state: "delivered", attempt: 1, route: ["10-backend-group", "20-frontend-group"] });
 		expect(await b.body(`${IN}/ask.md`)).toBe("\n## Question\n\nWhat fields are mandatory?\n");
-		expect(b.plugin.services.relay.recent[0]).toMatchObject({ outcome: "delivered", message_id: "e-1" });
+		expect(b.plugin.parts.relay.recent[0]).toMatchObject({ outcome: "delivered", message_id: "e-1" });
 	});
 
 	it("dead-letters a rejected note, answers the sender with an error response, and shows a notice", async () => {
@@ -64,7 +64,7 @@ describe("routing on vault events", () => {
 		expect(await b.host.read("Notes/outbox/ask.md")).toBe(note);
 		expect(await b.host.read("Elsewhere/groups/10-backend-group/outbox/ask.md")).toBe(note);
 		expect(b.files("A2A/groups")).toEqual([]);
-		expect(b.plugin.services.relay.recent).toEqual([]);
+		expect(b.plugin.parts.relay.recent).toEqual([]);
 	});
 
 	it("routes nothing before the layout is ready, and everything pending right after", async () => {
@@ -84,10 +84,10 @@ describe("routing on vault events", () => {
 		await b.quiet();
 		expect(await b.frontmatter(`${BOX("10-backend-group", "inbox")}/re.md`)).toMatchObject({ state: "delivered", target_group: "10-backend-group" });
 		expect(await b.frontmatter(`${BOX("20-frontend-group", "archive")}/ask.md`)).toMatchObject({ state: "answered" });
-		const decisions = b.plugin.services.relay.recent.length;
+		const decisions = b.plugin.parts.relay.recent.length;
 		await new Promise((r) => setTimeout(r, 300));
 		await b.quiet();
-		expect(b.plugin.services.relay.recent.length).toBe(decisions);
+		expect(b.plugin.parts.relay.recent.length).toBe(decisions);
 		const log = await b.host.read(`A2A/log/${new Date().toISOString().slice(0, 10)}.md`);
 		expect(log.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Time") && !l.startsWith("| ---"))).toHaveLength(2);
 	});

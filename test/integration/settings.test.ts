@@ -58,14 +58,14 @@ describe("settings tab", () => {
 	it("a new root folder takes effect without a restart: the registry there is used", async () => {
 		const req = requestNote({ from: "red", to: "blue" });
 		h = await boot({ files: { "Team/registry.yaml": TEAM_REGISTRY, "Team/groups/red/outbox/ask.md": req.text } });
-		expect(h.services.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
+		expect(h.parts.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
 		const tab = h.host.openSettings("a2a-relay");
 		commit(input(tab, "rootFolder"), "Team");
 		expect(errorOf(tab, "rootFolder")).toBe("");
 		expect(await saved(h)).toMatchObject({ rootFolder: "Team" });
-		expect(h.services.settings.rootFolder).toBe("Team");
-		expect(h.services.relay.router.layout.registryPath).toBe("Team/registry.yaml");
-		expect(h.services.relay.router.layout.groupIds()).toEqual(["red", "blue"]);
+		expect(h.parts.settings.current.rootFolder).toBe("Team");
+		expect(h.parts.relay.router.layout.registryPath).toBe("Team/registry.yaml");
+		expect(h.parts.relay.router.layout.groupIds()).toEqual(["red", "blue"]);
 		// and the relay routes there
 		await waitFor("the request delivered under Team", async () => (await filesIn(h as Harness, "Team/groups/blue/inbox")).length === 1);
 	});
@@ -80,13 +80,13 @@ describe("settings tab", () => {
 		expect(row(tab, "Root folder").classList.contains("a2a-has-error")).toBe(true);
 		commit(root, "");
 		expect(errorOf(tab, "rootFolder")).toContain("Enter a folder inside the vault");
-		expect(h.services.settings.rootFolder).toBe("A2A");
+		expect(h.parts.settings.current.rootFolder).toBe("A2A");
 		expect(await saved(h)).toEqual({});
 
 		const folders = input<HTMLTextAreaElement>(tab, "extraAgentFolders");
 		commit(folders, "Runs, Other\n.hidden\n/abs");
 		expect(errorOf(tab, "extraAgentFolders")).toBe('Not usable as folders: .hidden, /abs. Use folders inside the vault, without ".." or a leading "/".');
-		expect(h.services.settings.extraAgentFolders).toEqual([]);
+		expect(h.parts.settings.current.extraAgentFolders).toEqual([]);
 		commit(folders, "Runs, Other");
 		expect(errorOf(tab, "extraAgentFolders")).toBe("");
 		expect(await saved(h)).toMatchObject({ extraAgentFolders: ["Runs", "Other"] });
@@ -94,11 +94,11 @@ describe("settings tab", () => {
 
 	it("extra agent folders are scanned at once", async () => {
 		h = await boot({ files: { "Runs/qa/agent-1.md": "---\nstatus: running\nprogress_percent: 30\n---\n" } });
-		expect(h.services.agents.get("Runs/qa/agent-1.md")).toBeUndefined();
+		expect(h.parts.agents.get("Runs/qa/agent-1.md")).toBeUndefined();
 		const tab = h.host.openSettings("a2a-relay");
 		commit(input<HTMLTextAreaElement>(tab, "extraAgentFolders"), "Runs");
 		await settle(h);
-		expect(h.services.agents.get("Runs/qa/agent-1.md")?.status).toBe("running");
+		expect(h.parts.agents.get("Runs/qa/agent-1.md")?.status).toBe("running");
 	});
 
 	it("numbers are checked: garbage is an error state and never saved", async () => {
@@ -119,7 +119,7 @@ describe("settings tab", () => {
 		commit(timeout, "90");
 		const data = await saved(h);
 		expect(data).toMatchObject({ staleMinutes: 12.5, graceSeconds: 5, defaultTimeoutSeconds: 90 });
-		expect(h.services.settings).toMatchObject({ staleMinutes: 12.5, graceSeconds: 5, defaultTimeoutSeconds: 90 });
+		expect(h.parts.settings.current).toMatchObject({ staleMinutes: 12.5, graceSeconds: 5, defaultTimeoutSeconds: 90 });
 	});
 
 	it("toggles and the priority dropdown save at once; compose uses the new defaults", async () => {
@@ -150,10 +150,10 @@ describe("settings tab", () => {
 	it("an outside edit of data.json (sync) is picked up: onExternalSettingsChange applies it", async () => {
 		h = await boot({ files: { "Team/registry.yaml": TEAM_REGISTRY } });
 		await h.host.externalWrite(DATA, JSON.stringify({ rootFolder: "Team", staleMinutes: 3, autoRoute: true }));
-		await waitFor("the new root applied", () => h?.services.relay.router.layout.registryPath === "Team/registry.yaml");
+		await waitFor("the new root applied", () => h?.parts.relay.router.layout.registryPath === "Team/registry.yaml");
 		await settle(h);
-		expect(h.services.settings).toMatchObject({ rootFolder: "Team", staleMinutes: 3 });
-		expect(h.services.relay.router.layout.groupIds()).toEqual(["red", "blue"]);
+		expect(h.parts.settings.current).toMatchObject({ rootFolder: "Team", staleMinutes: 3 });
+		expect(h.parts.relay.router.layout.groupIds()).toEqual(["red", "blue"]);
 		// the tab shows the current values when opened
 		expect(input(h.host.openSettings("a2a-relay"), "rootFolder").value).toBe("Team");
 	});
@@ -161,8 +161,8 @@ describe("settings tab", () => {
 	// The relay is built before data.json is read: its router must be made again at layout-ready.
 	it("settings saved in data.json apply from startup", async () => {
 		h = await boot({ settings: { rootFolder: "Team" }, files: { "Team/registry.yaml": TEAM_REGISTRY } });
-		expect(h.services.settings.rootFolder).toBe("Team");
-		expect(h.services.relay.router.layout.registryPath).toBe("Team/registry.yaml");
+		expect(h.parts.settings.current.rootFolder).toBe("Team");
+		expect(h.parts.relay.router.layout.registryPath).toBe("Team/registry.yaml");
 	});
 });
 
@@ -191,7 +191,7 @@ describe("declarative settings (Obsidian 1.13+)", () => {
 		await tab.setControlValue("extraAgentFolders", "Runs\nMore");
 		await tab.setControlValue("staleMinutes", "garbage");
 		await tab.setControlValue("autoRoute", false);
-		expect(h.services.settings).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false });
+		expect(h.parts.settings.current).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false });
 		expect(tab.getControlValue("extraAgentFolders")).toBe("Runs\nMore");
 		expect(EXAMPLE_REGISTRY).toContain("groups:");
 	});

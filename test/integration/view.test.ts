@@ -8,7 +8,7 @@ import manifest from "../../manifest.json";
 import { AGENTS_CHANGED } from "../../src/obsidian/agent-store";
 import { AgentStatusView, VIEW_TYPE_AGENT_STATUS, openAgentStatus } from "../../src/ui/agent-status-view";
 import { AgentList } from "../../src/ui/view/agent-list";
-import { createTempHost, type TempHost } from "../fake-obsidian/node-host";
+import { createTempHost, type TempHost } from "../../test-support/fake-obsidian/node-host";
 
 const COMMAND = "a2a-relay:open-agent-status";
 const DATA_JSON = ".obsidian/plugins/a2a-relay/data.json";
@@ -95,7 +95,7 @@ afterEach(async () => {
 	vi.useRealTimers();
 	vi.restoreAllMocks();
 	if (current) {
-		await current.plugin.services.relay.whenIdle();
+		await current.plugin.parts.relay.whenIdle();
 		await current.host.settled();
 		await current.host.cleanup();
 		current = null;
@@ -114,7 +114,7 @@ async function boot(files: Record<string, string>): Promise<Booted> {
 
 async function idle({ host, plugin }: Booted): Promise<void> {
 	await host.settled();
-	await plugin.services.relay.whenIdle();
+	await plugin.parts.relay.whenIdle();
 	await host.settled();
 }
 
@@ -468,7 +468,7 @@ updated: ${iso(Date.now())}
 		const booted = await boot(vaultFiles(Date.now()));
 		const { el } = await openView(booted);
 		const applied = vi.spyOn(AgentList.prototype, "applyChanges");
-		const store = booted.plugin.services.agents;
+		const store = booted.plugin.parts.agents;
 		const paths = store.all().map((a) => a.path);
 		for (let i = 0; i < 300; i++) store.events.trigger(AGENTS_CHANGED, [paths[i % paths.length]]);
 		await within(250, () => expect(applied).toHaveBeenCalledTimes(1));

@@ -1,29 +1,23 @@
-import type { TFile } from "obsidian";
-import { planAgentStatus, writeAgentStatus } from "../../commands/set-agent-status";
+import type { App, TFile } from "obsidian";
+import { planAgentStatus, writeAgentStatus } from "../../actions/set-status";
+import type { ActionVault } from "../../actions/vault";
+import { LIFECYCLE_LABELS } from "../../core/labels";
 import type { LifecycleState } from "../../core/lifecycle";
-import type { AgentView } from "../../obsidian/agent-store";
-import type { RelayServices } from "../../services";
+import type { AgentEntry } from "../../obsidian/agent-store";
 import { FormModal } from "./form";
 
 // Set agent status: only the moves the lifecycle allows from the agent's status, progress and
 // last action.
 
-const STATUS_LABELS: Record<string, string> = {
-	spawned: "Spawned",
-	active: "Active",
-	running: "Running",
-	completed: "Completed",
-	failed: "Failed",
-};
-
 export class AgentStatusModal extends FormModal {
 	constructor(
-		private readonly services: RelayServices,
+		app: App,
+		private readonly vault: Pick<ActionVault, "read" | "replace">,
 		private readonly file: TFile,
-		private readonly agent: AgentView,
+		private readonly agent: AgentEntry,
 		private readonly legal: readonly LifecycleState[],
 	) {
-		super(services.app);
+		super(app);
 		this.setTitle("Set agent status");
 	}
 
@@ -34,7 +28,7 @@ export class AgentStatusModal extends FormModal {
 	protected build(el: HTMLElement): void {
 		el.createEl("p", { cls: "a2a-modal-summary", text: `${this.agent.name} is ${this.agent.status}.` });
 		const choices: Record<string, string> = {};
-		for (const state of this.legal) choices[state] = state === this.agent.status ? `${STATUS_LABELS[state] ?? state} (progress update)` : (STATUS_LABELS[state] ?? state);
+		for (const state of this.legal) choices[state] = state === this.agent.status ? `${LIFECYCLE_LABELS[state]} (progress update)` : LIFECYCLE_LABELS[state];
 		this.dropdown(el, "status", "New status", choices, { value: this.legal[0] });
 		this.text(el, "progress", "Progress (%)", {
 			value: this.agent.progress !== undefined ? String(this.agent.progress) : "",
@@ -57,7 +51,7 @@ export class AgentStatusModal extends FormModal {
 			this.showErrors(planned.errors);
 			return false;
 		}
-		await writeAgentStatus(this.services, this.file, planned.updates, now);
+		await writeAgentStatus(this.vault, this.file.path, planned.updates, now);
 		return true;
 	}
 }

@@ -1,21 +1,29 @@
-import { mainTextKey, planRequest, writeRequest } from "../../commands/compose-message";
+import type { App } from "obsidian";
+import { mainTextKey, planRequest } from "../../actions/compose";
+import type { ComposeValues } from "../../actions/compose";
+import type { ActionVault } from "../../actions/vault";
+import { writePlannedNote } from "../../actions/write-note";
+import { PRIORITY_LABELS, REQUEST_TYPE_LABELS } from "../../core/labels";
 import { PRIORITIES, REQUEST_TYPES } from "../../core/protocol";
-import type { RelayServices } from "../../services";
+import type { RelayState } from "../../obsidian/relay-state";
+import type { SettingsStore } from "../../obsidian/settings-store";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal } from "./form";
+import { FormModal, noticeWithLink } from "./form";
 import type { Field } from "./form";
 
 // Compose message: from, to, type, priority, timeout, the question or task, context, artifacts.
 
-const TYPE_LABELS: Record<string, string> = { query: "Query", task: "Task", artifact: "Artifact" };
-const PRIORITY_LABELS: Record<string, string> = { low: "Low", medium: "Medium", high: "High" };
-
 export class ComposeModal extends FormModal {
 	private artifacts: ArtifactsField | null = null;
 
-	constructor(private readonly services: RelayServices) {
-		super(services.app);
+	constructor(
+		app: App,
+		private readonly state: RelayState,
+		private readonly settings: SettingsStore,
+		private readonly vault: Pick<ActionVault, "create">,
+	) {
+		super(app);
 		this.setTitle("Compose message");
 	}
 
@@ -24,22 +32,22 @@ export class ComposeModal extends FormModal {
 	}
 
 	private groups() {
-		return [...this.services.relay.router.registry.groups.values()].filter((g) => this.services.relay.router.layout.hasGroup(g.id));
+		const layout = this.state.layout();
+		return [...this.state.registry().groups.values()].filter((g) => layout.hasGroup(g.id));
 	}
 
 	protected build(el: HTMLElement): void {
-		const settings = this.services.settings;
-		const layout = this.services.relay.router.layout;
-		const lastFrom = layout.hasGroup(settings.lastFromGroup) ? settings.lastFromGroup : "";
+		const settings = this.settings.current;
+		const lastFrom = this.state.layout().hasGroup(settings.lastFromGroup) ? settings.lastFromGroup : "";
 		const from = this.text(el, "from", "From group", { value: lastFrom, placeholder: "Sending group", desc: "The group whose outbox gets the request." });
 		const to = this.text(el, "to", "To group", { placeholder: "Target group" });
 		new GroupSuggest(this.app, from.control as HTMLInputElement, () => this.groups());
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () => this.groups().filter((g) => g.id !== from.value().trim()));
 		const typeChoices: Record<string, string> = {};
-		for (const t of REQUEST_TYPES) typeChoices[t] = TYPE_LABELS[t] ?? t;
+		for (const t of REQUEST_TYPES) typeChoices[t] = REQUEST_TYPE_LABELS[t];
 		const type = this.dropdown(el, "type", "Request type", typeChoices, { value: "query" });
 		const priorityChoices: Record<string, string> = {};
-		for (const p of PRIORITIES) priorityChoices[p] = PRIORITY_LABELS[p] ?? p;
+		for (const p of PRIORITIES) priorityChoices[p] = PRIORITY_LABELS[p];
 		this.dropdown(el, "priority", "Priority", priorityChoices, { value: settings.defaultPriority });
 		this.text(el, "timeout", "Timeout (seconds)", {
 			value: String(settings.defaultTimeoutSeconds),
@@ -59,8 +67,8 @@ export class ComposeModal extends FormModal {
 		field.setting.setDesc(question ? "What you want to know." : "What the other group should do or produce.");
 	}
 
-	protected submit(): Promise<boolean> {
-		const values = {
+	protected async submit(): Promise<boolean> {
+		const values: ComposeValues = {
 			from: this.field("from").value(),
 			to: this.field("to").value(),
 			type: this.field("type").value(),
@@ -71,11 +79,15 @@ export class ComposeModal extends FormModal {
 			artifacts: this.artifacts?.values() ?? [],
 		};
 		this.clearErrors();
-		const planned = planRequest(this.services, values, Date.now());
+		const planned = planRequest(this.state.routing(Date.now()), values);
 		if (!planned.ok) {
 			this.showErrors(planned.errors);
-			return Promise.resolve(false);
+			return false;
 		}
-		return writeRequest(this.services, planned, values.from.trim()).then(() => true);
+		const path = await writePlannedNote(this.vault, planned);
+		const from = values.from.trim();
+		if (this.settings.current.lastFromGroup !== from) await this.settings.update({ lastFromGroup: from });
+		noticeWithLink(this.app, "Request written: ", path);
+		return true;
 	}
 }

@@ -1,17 +1,19 @@
-import type { TFile } from "obsidian";
-import { planFinding, writeFinding } from "../../commands/append-finding";
-import type { RelayServices } from "../../services";
+import { Notice } from "obsidian";
+import type { App, TFile } from "obsidian";
+import { planFinding, writeFinding } from "../../actions/append-finding";
+import type { ActionVault } from "../../actions/vault";
 import { FormModal } from "./form";
 
 // Append finding: the action and the four sections of the standard message structure.
 
 export class FindingModal extends FormModal {
 	constructor(
-		private readonly services: RelayServices,
+		app: App,
+		private readonly vault: Pick<ActionVault, "read" | "replace">,
 		private readonly file: TFile,
 		private readonly agentName: string,
 	) {
-		super(services.app);
+		super(app);
 		this.setTitle("Append finding");
 	}
 
@@ -41,7 +43,8 @@ export class FindingModal extends FormModal {
 			this.showErrors(planned.errors);
 			return false;
 		}
-		await writeFinding(this.services, this.file, planned.finding, Date.now());
+		await writeFinding(this.vault, this.file.path, planned.finding, Date.now());
+		new Notice(`Finding added to ${this.file.basename}.`);
 		return true;
 	}
 }

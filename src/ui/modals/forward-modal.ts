@@ -1,10 +1,13 @@
-import { planForward, writeForward } from "../../commands/forward-message";
-import type { ForwardWarning } from "../../commands/forward-message";
-import type { ActiveInboxRequest } from "../../commands/context";
+import type { App } from "obsidian";
+import { planForward } from "../../actions/forward";
+import type { ForwardWarning } from "../../actions/forward";
+import type { ActionVault } from "../../actions/vault";
+import { writePlannedNote } from "../../actions/write-note";
 import type { RequestMessage } from "../../core/message";
-import type { RelayServices } from "../../services";
+import type { ActiveInboxRequest } from "../../obsidian/active-note";
+import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
-import { FormModal } from "./form";
+import { FormModal, noticeWithLink } from "./form";
 
 // Forward message: the group to delegate to and a note for it. When the router would reject the
 // forward (hop limit, cycle) the modal says so and why before anything is written; submitting
@@ -16,11 +19,13 @@ export class ForwardModal extends FormModal {
 	private shownWarning: string | null = null;
 
 	constructor(
-		private readonly services: RelayServices,
+		app: App,
+		private readonly state: RelayState,
+		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
 		private readonly original: RequestMessage,
 	) {
-		super(services.app);
+		super(app);
 		this.setTitle("Forward message");
 	}
 
@@ -36,7 +41,7 @@ export class ForwardModal extends FormModal {
 		});
 		const to = this.text(el, "to", "Forward to group", { placeholder: "Target group" });
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () =>
-			[...this.services.relay.router.registry.groups.values()].filter((g) => g.id !== this.target.group && this.services.relay.router.layout.hasGroup(g.id)),
+			[...this.state.registry().groups.values()].filter((g) => g.id !== this.target.group && this.state.layout().hasGroup(g.id)),
 		);
 		to.control.addEventListener("input", () => this.preview());
 		this.textArea(el, "note", "Note", { rows: 3, desc: "Why you forward it; added to the payload as forward note." });
@@ -44,7 +49,7 @@ export class ForwardModal extends FormModal {
 	}
 
 	private plan() {
-		return planForward(this.services, this.original, this.target.group, this.field("to").value(), this.field("note").value(), Date.now());
+		return planForward(this.state.routing(Date.now()), this.original, this.target.group, this.field("to").value(), this.field("note").value());
 	}
 
 	/** Shows, as the target is typed, what the router would say about it. */
@@ -84,6 +89,9 @@ export class ForwardModal extends FormModal {
 				return Promise.resolve(false);
 			}
 		}
-		return writeForward(this.services, planned).then(() => true);
+		return writePlannedNote(this.vault, planned).then((path) => {
+			noticeWithLink(this.app, "Forward written: ", path);
+			return true;
+		});
 	}
 }

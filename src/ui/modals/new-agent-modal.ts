@@ -1,13 +1,21 @@
-import { planAgent, writeAgent } from "../../commands/new-agent";
-import type { RelayServices } from "../../services";
+import type { App } from "obsidian";
+import { planAgent } from "../../actions/new-agent";
+import type { ActionVault } from "../../actions/vault";
+import type { RelayState } from "../../obsidian/relay-state";
+import type { SettingsStore } from "../../obsidian/settings-store";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { FormModal } from "./form";
 
 // Create agent note: name, role, group, objective.
 
 export class NewAgentModal extends FormModal {
-	constructor(private readonly services: RelayServices) {
-		super(services.app);
+	constructor(
+		app: App,
+		private readonly state: RelayState,
+		private readonly settings: SettingsStore,
+		private readonly vault: Pick<ActionVault, "create" | "exists">,
+	) {
+		super(app);
 		this.setTitle("Create agent note");
 	}
 
@@ -19,7 +27,7 @@ export class NewAgentModal extends FormModal {
 		this.text(el, "name", "Name", { placeholder: "backend-agent-1", desc: "The agent id, and the note's name." });
 		this.text(el, "role", "Role", { placeholder: "Database designer" });
 		const group = this.text(el, "group", "Group", { placeholder: "Group id" });
-		new GroupSuggest(this.app, group.control as HTMLInputElement, () => [...this.services.relay.router.registry.groups.values()]);
+		new GroupSuggest(this.app, group.control as HTMLInputElement, () => [...this.state.registry().groups.values()]);
 		this.textArea(el, "objective", "Objective", { rows: 3 });
 	}
 
@@ -31,15 +39,17 @@ export class NewAgentModal extends FormModal {
 			group: this.field("group").value(),
 			objective: this.field("objective").value(),
 		};
-		const planned = await planAgent(this.services, values, Date.now());
+		const planned = await planAgent(this.vault, this.settings.current.rootFolder, values, Date.now());
 		if (!planned.ok) {
 			this.showErrors(planned.errors);
 			return false;
 		}
-		if (!(await writeAgent(this.services, planned))) {
+		// The name may have been taken meanwhile: create never overwrites.
+		if (!(await this.vault.create(planned.path, planned.text))) {
 			this.showErrors({ name: `An agent named ${values.name.trim()} exists already.` });
 			return false;
 		}
+		await this.app.workspace.openLinkText(planned.path, "", false);
 		return true;
 	}
 }

@@ -1,8 +1,12 @@
-import { planReply, writeReply } from "../../commands/reply-to-message";
-import type { ActiveInboxRequest } from "../../commands/context";
-import type { RelayServices } from "../../services";
+import type { App } from "obsidian";
+import { planReply } from "../../actions/reply";
+import type { ActionVault } from "../../actions/vault";
+import { writePlannedNote } from "../../actions/write-note";
+import { RESPONSE_STATUS_LABELS } from "../../core/labels";
+import type { ActiveInboxRequest } from "../../obsidian/active-note";
+import type { RelayState } from "../../obsidian/relay-state";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal } from "./form";
+import { FormModal, noticeWithLink } from "./form";
 
 // Reply to message: status, answer, artifacts, for the request open in an inbox.
 
@@ -10,10 +14,12 @@ export class ReplyModal extends FormModal {
 	private artifacts: ArtifactsField | null = null;
 
 	constructor(
-		private readonly services: RelayServices,
+		app: App,
+		private readonly state: RelayState,
+		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
 	) {
-		super(services.app);
+		super(app);
 		this.setTitle("Reply to message");
 	}
 
@@ -27,24 +33,24 @@ export class ReplyModal extends FormModal {
 			cls: "a2a-modal-summary",
 			text: `${group} answers ${entry.sourceGroup ?? "the requester"} (${entry.requestType ?? "request"}, trace ${entry.traceId ?? "unknown"}).`,
 		});
-		this.dropdown(el, "status", "Status", { success: "Success", error: "Error" }, { value: "success" });
+		this.dropdown(el, "status", "Status", { success: RESPONSE_STATUS_LABELS.success, error: RESPONSE_STATUS_LABELS.error }, { value: "success" });
 		this.textArea(el, "answer", "Answer", { rows: 5, desc: "With status error, this is the error message." });
 		this.artifacts = new ArtifactsField(this.app, el);
 	}
 
-	protected submit(): Promise<boolean> {
+	protected async submit(): Promise<boolean> {
 		this.clearErrors();
-		const planned = planReply(
-			this.services,
-			this.target.entry,
-			this.target.group,
-			{ status: this.field("status").value(), answer: this.field("answer").value(), artifacts: this.artifacts?.values() ?? [] },
-			Date.now(),
-		);
+		const planned = planReply(this.state.routing(Date.now()), this.target.entry, this.target.group, {
+			status: this.field("status").value(),
+			answer: this.field("answer").value(),
+			artifacts: this.artifacts?.values() ?? [],
+		});
 		if (!planned.ok) {
 			this.showErrors(planned.errors);
-			return Promise.resolve(false);
+			return false;
 		}
-		return writeReply(this.services, planned).then(() => true);
+		const path = await writePlannedNote(this.vault, planned);
+		noticeWithLink(this.app, "Response written: ", path);
+		return true;
 	}
 }

@@ -1,8 +1,11 @@
-import { CORRECTABLE, checkRetry, requeue } from "../../commands/retry-dead-letter";
-import type { CorrectionKind, Corrections, DeadLetter } from "../../commands/retry-dead-letter";
-import type { RelayServices } from "../../services";
+import type { App } from "obsidian";
+import { parseInteger } from "../../actions/input";
+import { CORRECTABLE, checkRetry, requeue } from "../../actions/retry";
+import type { CorrectionKind, Corrections, DeadLetterNote } from "../../actions/retry";
+import type { ActionVault } from "../../actions/vault";
+import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
-import { FormModal, noticeWithLink, parseInteger } from "./form";
+import { FormModal, noticeWithLink } from "./form";
 
 // Retry dead letter: why the message died, the fields that fail (to correct them), and a retry
 // that puts it back into its sender's outbox once the corrected note passes the router's checks.
@@ -20,11 +23,13 @@ function isChoices(kind: CorrectionKind): kind is readonly string[] {
 
 export class RetryModal extends FormModal {
 	constructor(
-		private readonly services: RelayServices,
-		private readonly deadLetter: DeadLetter,
+		app: App,
+		private readonly state: RelayState,
+		private readonly vault: ActionVault,
+		private readonly deadLetter: DeadLetterNote,
 		private readonly correctable: string[],
 	) {
-		super(services.app);
+		super(app);
 		this.setTitle("Retry dead letter");
 	}
 
@@ -70,7 +75,7 @@ export class RetryModal extends FormModal {
 			} else {
 				const field = this.text(el, key, spec.label, { value: current, desc: key });
 				if (spec.kind === "group") {
-					new GroupSuggest(this.app, field.control as HTMLInputElement, () => [...this.services.relay.router.registry.groups.values()]);
+					new GroupSuggest(this.app, field.control as HTMLInputElement, () => [...this.state.registry().groups.values()]);
 				}
 				if (spec.kind === "integer") field.control.setAttr("inputmode", "numeric");
 			}
@@ -80,7 +85,7 @@ export class RetryModal extends FormModal {
 	onOpen(): void {
 		super.onOpen();
 		// Say at once why each offered field fails.
-		const check = checkRetry(this.services, this.deadLetter, {}, Date.now());
+		const check = checkRetry(this.state.routing(Date.now()), this.deadLetter, {});
 		const shown: Record<string, string> = {};
 		for (const key of this.correctable) if (check.errors[key]) shown[key] = check.errors[key];
 		for (const [key, message] of Object.entries(shown)) this.fields.get(key)?.setError(message);
@@ -116,12 +121,12 @@ export class RetryModal extends FormModal {
 			this.showErrors(errors);
 			return false;
 		}
-		const check = checkRetry(this.services, this.deadLetter, corrections, now);
+		const check = checkRetry(this.state.routing(now), this.deadLetter, corrections);
 		if (Object.keys(check.errors).length > 0) {
 			this.showErrors(check.errors);
 			return false;
 		}
-		const path = await requeue(this.services, this.deadLetter, corrections, check.sender, now);
+		const path = await requeue(this.vault, { layout: this.state.layout() }, this.deadLetter, corrections, check.sender, now);
 		noticeWithLink(this.app, "Back in the outbox: ", path);
 		return true;
 	}

@@ -1,7 +1,8 @@
 import { Modal } from "obsidian";
+import type { App } from "obsidian";
 import type { Location } from "../../core/layout";
 import type { IndexEntry } from "../../core/message-index";
-import type { RelayServices } from "../../services";
+import type { RelayState } from "../../obsidian/relay-state";
 
 // Show trace: the messages of one trace in the order they happened (the index's timeline), one
 // row each: sender -> target, type or status, state, times, processing time. A row opens its note
@@ -27,7 +28,7 @@ function duration(ms: number): string {
 }
 
 /** The lines shown for one message (plain text; the modal renders them as text). */
-export function traceRowLines(entry: IndexEntry): { title: string; details: string[] } {
+function traceRowLines(entry: IndexEntry): { title: string; details: string[] } {
 	const what = entry.kind === "response" ? `response: ${entry.status ?? "?"}` : entry.kind === "request" ? `${entry.requestType ?? "request"}` : "unreadable note";
 	const title = `${entry.sourceGroup ?? "?"} -> ${entry.targetGroup ?? "?"} · ${what}`;
 	const details: string[] = [];
@@ -55,11 +56,12 @@ export class TraceModal extends Modal {
 	private rows: HTMLElement[] = [];
 
 	constructor(
-		private readonly services: RelayServices,
+		app: App,
+		private readonly state: RelayState,
 		private readonly traceId: string,
 		private readonly currentPath: string,
 	) {
-		super(services.app);
+		super(app);
 	}
 
 	onOpen(): void {
@@ -67,7 +69,7 @@ export class TraceModal extends Modal {
 		this.setTitle("Trace");
 		const { contentEl } = this;
 		contentEl.empty();
-		const entries = this.services.relay.router.index.traceTimeline(this.traceId);
+		const entries = this.state.index().traceTimeline(this.traceId);
 		contentEl.createEl("p", { cls: "a2a-modal-summary", text: `Trace ${this.traceId}: ${entries.length} ${entries.length === 1 ? "message" : "messages"}.` });
 		const list = contentEl.createEl("ol", { cls: "a2a-trace-list" });
 		this.rows = [];

@@ -1,4 +1,4 @@
-import type { AgentView } from "../../obsidian/agent-store";
+import type { AgentEntry } from "../../obsidian/agent-store";
 import { AgentRow } from "./agent-row";
 import type { RowClock } from "./agent-row";
 import { matchesFilter, parseFilter } from "./agent-filter";
@@ -53,7 +53,7 @@ export class AgentList {
 	}
 
 	/** Builds every row from scratch (the first render, or after the agent folders changed). */
-	renderAll(agents: AgentView[], clock: RowClock): void {
+	renderAll(agents: AgentEntry[], clock: RowClock): void {
 		this.el.empty();
 		this.rows.clear();
 		this.placed.clear();
@@ -74,7 +74,7 @@ export class AgentList {
 	}
 
 	/** Updates the rows of these paths only; returns how many rows were added, updated or removed. */
-	applyChanges(paths: Iterable<string>, lookup: (path: string) => AgentView | undefined, clock: RowClock): number {
+	applyChanges(paths: Iterable<string>, lookup: (path: string) => AgentEntry | undefined, clock: RowClock): number {
 		const touched = new Set<Section>();
 		let count = 0;
 		for (const path of paths) {

@@ -1,5 +1,5 @@
 import { formatAge, isStale } from "../../core/agent";
-import type { AgentView } from "../../obsidian/agent-store";
+import type { AgentEntry } from "../../obsidian/agent-store";
 import { setAttrIfChanged, setHidden, setTextIfChanged } from "./dom-text";
 import { resultClass, statusClass, swapClass } from "./status-style";
 
@@ -17,7 +17,7 @@ function progressStep(progress: number): string {
 
 export class AgentRow {
 	readonly el: HTMLElement;
-	agent: AgentView;
+	agent: AgentEntry;
 	private readonly badgeEl: HTMLElement;
 	private readonly nameEl: HTMLElement;
 	private readonly staleEl: HTMLElement;
@@ -34,7 +34,7 @@ export class AgentRow {
 	private readonly findingTimeEl: HTMLElement;
 	private readonly findingTextEl: HTMLElement;
 
-	constructor(agent: AgentView, clock: RowClock) {
+	constructor(agent: AgentEntry, clock: RowClock) {
 		this.agent = agent;
 		const el = (this.el = createDiv({ cls: "a2a-agent-row", attr: { role: "listitem" } }));
 		const head = el.createDiv({ cls: "a2a-agent-head" });
@@ -61,7 +61,7 @@ export class AgentRow {
 		this.write(agent, clock);
 	}
 
-	update(agent: AgentView, clock: RowClock): void {
+	update(agent: AgentEntry, clock: RowClock): void {
 		this.agent = agent;
 		this.write(agent, clock);
 	}
@@ -79,7 +79,7 @@ export class AgentRow {
 		return isStale(this.agent, clock.now, clock.staleLimitMs);
 	}
 
-	private write(a: AgentView, clock: RowClock): void {
+	private write(a: AgentEntry, clock: RowClock): void {
 		const el = this.el;
 		setAttrIfChanged(el, "data-agent", a.name);
 		setAttrIfChanged(el, "data-status", a.status);
@@ -121,7 +121,7 @@ export class AgentRow {
 		this.tick(clock);
 	}
 
-	private writeProgress(a: AgentView): void {
+	private writeProgress(a: AgentEntry): void {
 		const known = a.progress !== undefined;
 		const value = known ? Math.round(a.progress as number) : 0;
 		setAttrIfChanged(this.barEl, "aria-valuenow", known ? String(value) : null);
@@ -134,7 +134,7 @@ export class AgentRow {
 		setTextIfChanged(this.percentEl, known ? progressStep(a.progress as number) : "–");
 	}
 
-	private resultText(a: AgentView): string {
+	private resultText(a: AgentEntry): string {
 		const parts: string[] = [];
 		if (a.result !== undefined) parts.push(`Result: ${a.result}`);
 		if (a.sectionsPassed !== undefined || a.sectionsFailed !== undefined) {

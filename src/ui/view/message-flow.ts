@@ -2,7 +2,7 @@ import type { RoutingDecision } from "../../core/decision";
 import { basename } from "../../core/paths";
 import type { GroupQueue } from "../../core/queues";
 import { setHidden, setTextIfChanged } from "./dom-text";
-import type { DeadLetter, FlowState } from "./flow-state";
+import type { DeadLetterRow, FlowState } from "./flow-state";
 
 // The message flow section: per-group queues, dead letters, the latest routing decisions and the
 // registry's problems. It is small, so it is rebuilt on each relay change; the collapsible parts
@@ -108,7 +108,7 @@ export class MessageFlowPanel {
 		}
 	}
 
-	private renderDeadLetters(count: number, entries: DeadLetter[]): void {
+	private renderDeadLetters(count: number, entries: DeadLetterRow[]): void {
 		this.deadEl.setAttr("data-count", String(count));
 		this.deadEl.toggleClass("a2a-has-dead", count > 0);
 		const countEl = this.deadEl.querySelector<HTMLElement>(".a2a-dead-count");

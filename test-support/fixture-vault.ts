@@ -1,4 +1,4 @@
-import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { EXAMPLE_REGISTRY } from "../src/core/example-registry";
 
 // A realistic vault for the browser test and the screenshots: the seed-001 registry groups, agents
 // in every lifecycle state (seed-000 memory nodes under Runs, notes written by `a2a agent` in

@@ -1,0 +1,46 @@
+import { asSentence, groupReason } from "../core/group-reasons";
+import type { VaultLayout } from "../core/layout";
+import { readRawMessage } from "../core/message-parse";
+import { decideOutboxNote } from "../core/routing";
+import type { RoutingContext, Verdict } from "../core/routing";
+import { validateNote } from "../core/validate";
+import { FORM_ERROR, addError } from "./form-errors";
+import type { FieldErrors } from "./form-errors";
+
+// The checks a composed, answered, forwarded or retried message goes through before anything is
+// written: exactly the router's (read, validate, decide), with each problem mapped to the form
+// field that can fix it. A field-less problem is reported under FORM_ERROR.
+
+export interface NoteCheck {
+	errors: FieldErrors;
+	/** What the router would do with the note, when it reads and validates. */
+	verdict?: Verdict;
+}
+
+/**
+ * Reads and validates a note as the router would in `group`'s outbox, then asks the router's
+ * decision. `decidePath` is the path the note is decided under (its current path when it is
+ * already indexed, so it is not taken for its own duplicate).
+ */
+export function checkOutboxNote(ctx: RoutingContext, text: string, path: string, group: string, fieldOf: Record<string, string>, decidePath = path): NoteCheck {
+	const errors: FieldErrors = {};
+	const read = readRawMessage(text, path);
+	if (!read.ok) {
+		addError(errors, FORM_ERROR, `The note would not parse: ${read.reason}`);
+		return { errors };
+	}
+	const validation = validateNote(read.raw, text, group);
+	if (!validation.ok) {
+		for (const problem of validation.problems) addError(errors, fieldOf[problem.field] ?? FORM_ERROR, `${problem.field} ${problem.message}`);
+		return { errors };
+	}
+	const verdict = decideOutboxNote({ path: decidePath, text, mtime: ctx.now, group }, ctx, { graceMs: 0 });
+	return { errors, verdict };
+}
+
+/** Null when `value` names a registry group, else why not (for a group field). */
+export function groupProblem(layout: VaultLayout, value: string, what: string): string | null {
+	if (value === "") return `Choose the ${what}.`;
+	const reason = groupReason(value, layout.groupIds());
+	return reason === null ? null : asSentence(reason);
+}

@@ -1,0 +1,25 @@
+import { isGroupId } from "./registry";
+
+// The words for a group id that cannot be used, said alike by the router (a GROUP_NOT_FOUND
+// reason), the plugin's forms and the CLI's usage errors.
+
+/** `group "x" is not in the registry (known groups: a, b)`. */
+export function unknownGroupReason(id: string, known: readonly string[]): string {
+	return `group "${id}" is not in the registry (known groups: ${known.length > 0 ? known.join(", ") : "none"})`;
+}
+
+/** `"x y" is not a group id: ...` (what a group id may contain). */
+export function groupIdReason(id: string): string {
+	return `"${id}" is not a group id: use letters, digits, ".", "_" or "-"`;
+}
+
+/** Null when `id` is a group id among `known`, else why not. */
+export function groupReason(id: string, known: readonly string[]): string | null {
+	if (!isGroupId(id)) return groupIdReason(id);
+	return known.includes(id) ? null : unknownGroupReason(id, known);
+}
+
+/** A reason as a sentence of a form: capital first letter, final period. */
+export function asSentence(reason: string): string {
+	return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+}

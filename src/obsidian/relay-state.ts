@@ -1,0 +1,40 @@
+import type { EventRef } from "obsidian";
+import type { RoutingDecision } from "../core/decision";
+import type { VaultLayout } from "../core/layout";
+import type { MessageIndex } from "../core/message-index";
+import type { QueueSummary } from "../core/queues";
+import type { Registry } from "../core/registry";
+import type { RoutingContext } from "../core/routing";
+import { RELAY_CHANGED } from "./relay";
+import type { Relay } from "./relay";
+
+// What the view, the modals and the commands may read of the relay: its current layout, registry,
+// index and queues, and when they change. Read-only, and always the relay's current router (a new
+// root folder replaces it).
+
+export interface RelayState {
+	layout(): VaultLayout;
+	registry(): Registry;
+	index(): MessageIndex;
+	queues(): QueueSummary;
+	/** The latest routing decisions, newest first. */
+	recent(): readonly RoutingDecision[];
+	/** The router lease file (a retry holds it while it requeues a dead letter). */
+	leasePath(): string;
+	/** The context the router would decide with at `now` (to predict its verdicts). */
+	routing(now: number): RoutingContext;
+	onChanged(listener: () => void): EventRef;
+}
+
+export function relayState(relay: Relay): RelayState {
+	return {
+		layout: () => relay.router.layout,
+		registry: () => relay.router.registry,
+		index: () => relay.router.index,
+		queues: () => relay.queues(),
+		recent: () => relay.recent,
+		leasePath: () => relay.router.layout.leasePath,
+		routing: (now) => ({ registry: relay.router.registry, layout: relay.router.layout, index: relay.router.index, now }),
+		onChanged: (listener) => relay.events.on(RELAY_CHANGED, listener),
+	};
+}
