@@ -72,7 +72,7 @@ async function routerRun(dir: string, count: number): Promise<{ seconds: number;
 	const router = new Router(new NodeVault(dir), { concurrency: ROUTER_CONCURRENCY });
 	const start = process.hrtime.bigint();
 	await router.loadRegistry();
-	await router.buildIndex();
+	await router.indexSync.rescan();
 	const report = await router.pass();
 	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 	return { seconds, delivered: report.decisions.filter((d) => d.outcome === "delivered").length };

@@ -72,6 +72,9 @@ function hasRouterStamps(text: string): boolean {
 	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
 }
 
+/** Enough of an oversize note to find its envelope (the frontmatter may be at most 8 KB). */
+const HEAD_CHARS = 16 * 1024;
+
 export interface QueuedNote {
 	path: string;
 	/** The group whose outbox holds the note ("" when none). */
@@ -316,6 +319,8 @@ export class Router {
 	 * very note (a pass interrupted between the copy and the removal), the delivery is finished.
 	 */
 	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
+		// The copy is at one of this note's own names, and says what the note says.
+		if (!candidateNames(basename(note.path), existing.messageId).includes(basename(existing.path))) return null;
 		const copy = await this.port.read(existing.path);
 		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
 		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";
@@ -330,7 +335,9 @@ export class Router {
 		const full = await this.port.read(note.path);
 		if (!full) return;
 		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
-		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, undefined, true, false);
+		// Decided on its size alone; its head is read only to say which message it was.
+		const head = readRawMessage(full.text.slice(0, HEAD_CHARS), note.path, false);
+		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, head.ok ? head.raw : undefined, true, false);
 		if (decision) report.decisions.push(decision);
 	}
 
@@ -341,19 +348,22 @@ export class Router {
 	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
 		const id = this.messageIdOf(note, raw);
 		const now = this.clock();
-		const sender = typeof raw?.fields.source_group === "string" && this.layout.hasGroup(raw.fields.source_group) ? raw.fields.source_group : note.group;
+		// The sender is the group whose outbox held the note, whatever the note claims.
+		const sender = note.group;
 		const deadLetterPath = joinPath(this.layout.deadLetterFolder, basename(note.path));
 		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
 		if (notify && this.layout.hasGroup(sender)) {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
 			await this.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: note.read.text, now });
 		}
-		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId)) };
+		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId, raw)) };
 		return this.transfer(note, this.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });
 	}
 
-	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string): Record<string, unknown> {
-		const fields: Record<string, unknown> = { message_id: id, source_group: note.group };
+	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string, raw?: RawMessage): Record<string, unknown> {
+		const fields: Record<string, unknown> = { message_id: id };
+		if (note.group !== "") fields.source_group = note.group;
+		if (typeof raw?.fields.target_group === "string") fields.target_group = raw.fields.target_group;
 		if (traceId && isUuidShaped(traceId)) fields.trace_id = traceId;
 		stampDead(fields, code, reason, now, "dead", id);
 		return fields;

@@ -182,7 +182,7 @@ describe("two routers on one vault", () => {
 			const b = new Router(logged("B"), { leaseTtlMs: ttl, holder: "router-b" });
 			for (const r of [a, b]) {
 				await r.loadRegistry();
-				await r.buildIndex();
+				await r.indexSync.rescan();
 			}
 			let aDone = false;
 			const started = Date.now();
@@ -200,7 +200,7 @@ describe("two routers on one vault", () => {
 			const during = events.slice(events.indexOf("A holds"), events.indexOf("A released"));
 			expect(during.filter((e) => e === "B holds"), `router B took the lease while A's pass was running (A took ${aMs} ms, lease ${ttl} ms): ${during.join(", ")}`).toEqual([]);
 			expect(during.filter((e) => e === "B busy").length, "B tried while A was routing").toBeGreaterThan(0);
-			await b.refreshIndex();
+			await b.indexSync.rescan();
 			await b.pass();
 			const counts = await checkVault(parent, dir, sent);
 			console.log(
@@ -227,7 +227,7 @@ describe("two routers on one vault", () => {
 			const routers = [new Router(noLease()), new Router(noLease())];
 			for (const r of routers) {
 				await r.loadRegistry();
-				await r.buildIndex();
+				await r.indexSync.rescan();
 			}
 			const reports: Record<string, unknown>[][] = [[], []];
 			let writing = true;
@@ -240,18 +240,18 @@ describe("two routers on one vault", () => {
 			};
 			const loop = async (k: number) => {
 				while (writing || (await outboxCount(dir)) > 0) {
-					await routers[k].refreshIndex();
+					await routers[k].indexSync.rescan();
 					const report = await routers[k].pass();
 					reports[k].push(...(report.decisions as unknown as Record<string, unknown>[]));
 					await sleep(k === 0 ? 3 : 5);
 				}
 				// One more pass each: finish whatever the other left half done.
-				await routers[k].refreshIndex();
+				await routers[k].indexSync.rescan();
 				reports[k].push(...((await routers[k].pass()).decisions as unknown as Record<string, unknown>[]));
 			};
 			await Promise.all([writer(), loop(0), loop(1)]);
 			for (const r of routers) {
-				await r.refreshIndex();
+				await r.indexSync.rescan();
 				await r.pass();
 			}
 			const counts = await checkVault(parent, dir, sent);
