@@ -28,8 +28,32 @@ export interface Session {
 	err: (line: string) => void;
 }
 
+/** The vault folder a command works on: `--vault DIR`, else the current folder, as an absolute path. */
+export function vaultFolder(args: ParsedArgs): string {
+	return path.resolve(one(args, "vault") ?? process.cwd());
+}
+
+/**
+ * Creates the vault folder (and its parents) when nothing exists at its path, for `a2a init`; says
+ * whether it did. Something that is not a folder is left for openSession to refuse.
+ */
+export async function createVaultFolderIfMissing(args: ParsedArgs): Promise<boolean> {
+	const vaultDir = vaultFolder(args);
+	try {
+		await fs.stat(vaultDir);
+		return false;
+	} catch {
+		try {
+			await fs.mkdir(vaultDir, { recursive: true });
+		} catch (error) {
+			throw new VaultError(`cannot create the vault folder ${vaultDir}: ${(error as Error).message}`);
+		}
+		return true;
+	}
+}
+
 export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: RouterOptions = {}): Promise<Session> {
-	const vaultDir = path.resolve(one(args, "vault") ?? process.cwd());
+	const vaultDir = vaultFolder(args);
 	let stat;
 	try {
 		stat = await fs.stat(vaultDir);
