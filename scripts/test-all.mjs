@@ -8,6 +8,10 @@
 //   bundle check                            node scripts/check-bundle.mjs
 //   browser test                            node test/browser/run-browser-test.mjs (when it exists)
 //
+// The browser test needs a Chromium: scripts/find-chromium.mjs finds one ($CHROME_PATH, chromium,
+// chromium-browser or google-chrome), or installs Debian's chromium when this runs as root with
+// apt-get; otherwise that step fails with the one command to run.
+//
 // Counting: each vitest test is one result (from the JSON report); every other step is one check,
 // except the browser test, whose own `N passed, N failed` line is added when it prints one. A step
 // that fails does not stop the run, except the build: without it the bundle check and the browser
@@ -18,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./find-chromium.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (pkg, file) => join(root, "node_modules", pkg, file);
@@ -198,7 +203,15 @@ async function browserStep(buildOk) {
 		return;
 	}
 	banner(name, "node test/browser/run-browser-test.mjs");
-	const result = await run(process.execPath, [script], { timeoutMs: 15 * MINUTE, capture: true });
+	let chromium;
+	try {
+		chromium = ensureChromium();
+	} catch (error) {
+		console.log(error.message);
+		record(name, 0, 1, `FAILED: not run, no Chromium (${oneLine(error.message.split("\n")[0])})`);
+		return;
+	}
+	const result = await run(process.execPath, [script], { timeoutMs: 15 * MINUTE, capture: true, env: { CHROME_PATH: chromium } });
 	const counts = [...stripAnsi(result.output).matchAll(/^\s*(\d+) passed, (\d+) failed\s*$/gm)].pop();
 	if (counts) {
 		const passed = Number(counts[1]);

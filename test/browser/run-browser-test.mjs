@@ -17,11 +17,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { ensureChromium } from "../../scripts/find-chromium.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const here = join(root, "test", "browser");
 const results = join(root, "test-results");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const LATENCY_BUDGET_MS = 250;
 
 const tally = { passed: 0, failed: 0 };
@@ -158,8 +158,12 @@ try {
 		report("build main.js", error);
 		finish(1);
 	}
-	if (!existsSync(CHROMIUM)) {
-		report(`Chromium at ${CHROMIUM}`, new Error("not found: apt-get update && apt-get install -y chromium"));
+	let executablePath;
+	try {
+		executablePath = ensureChromium();
+	} catch (error) {
+		console.log(error.message);
+		report("find Chromium", new Error("no Chromium: see above"));
 		finish(1);
 	}
 	const pageJs = await bundlePage();
@@ -176,7 +180,7 @@ try {
 
 	userDataDir = mkdtempSync(join(tmpdir(), "a2a-chromium-"));
 	context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
+		executablePath,
 		headless: true,
 		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 		viewport: { width: 420, height: 900 },
