@@ -339,10 +339,10 @@ describe("command-line values", () => {
 		await assertContained();
 	});
 
-	it("--vault that does not exist, or is a file, is exit 2 and is not created", async () => {
+	it("--vault that is a file is exit 2; one that does not exist is exit 2 and is not created (init creates it: test/cli/cli-edges.test.ts)", async () => {
 		const missing = path.join(sandbox, "nope");
 		for (const command of [["init"], ["route"], ["route", "--watch"]]) {
-			expect((await a2a(missing, ...command, "--vault", missing)).code).toBe(2);
+			if (command[0] !== "init") expect((await a2a(missing, ...command, "--vault", missing)).code).toBe(2);
 			expect((await a2a(missing, ...command, "--vault", path.join(sandbox, "secret.txt"))).code).toBe(2);
 		}
 		expect(await fs.stat(missing).then(() => true, () => false)).toBe(false);
