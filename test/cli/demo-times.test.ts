@@ -32,10 +32,15 @@ console.log(JSON.stringify({ lines, ages: SHIPPED_AGENT_AGES, stale: STALE_AGENT
 	return JSON.parse(result.stdout) as Refreshed;
 }
 
+/** The agent notes the vault ships with: all of them but those a previous `npm run demo` created (its .a2a-demo.json). */
 async function agentNotes(): Promise<string[]> {
+	const manifest = await fs.readFile(path.join(dir, ".a2a-demo.json"), "utf8").catch(() => "{}");
+	const created = new Set((JSON.parse(manifest) as { agents?: string[] }).agents ?? []);
 	const found: string[] = [];
 	for (const folder of ["A2A/agents", "Runs"]) {
-		for (const name of await fs.readdir(path.join(dir, folder)).catch(() => [] as string[])) if (name.endsWith(".md")) found.push(`${folder}/${name}`);
+		for (const name of await fs.readdir(path.join(dir, folder)).catch(() => [] as string[])) {
+			if (name.endsWith(".md") && !created.has(`${folder}/${name}`)) found.push(`${folder}/${name}`);
+		}
 	}
 	return found.sort();
 }
