@@ -4,7 +4,7 @@ import type { PassReport } from "../../src/router/router";
 import type { ParsedArgs } from "../args";
 import { UsageError, one } from "../args";
 import { cliIdentity, processLock } from "../device";
-import { checkRegistry, openSession, rootFolder, vaultFolder } from "../session";
+import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
 import { watchRouting } from "../watch-loop";
 
@@ -51,7 +51,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const interval = number(args, "interval", 2000, 50);
 	const marginMs = number(args, "margin", 120, 1) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
-	const vaultDir = await vaultFolder(args);
+	const vaultDir = await existingVaultFolder(args);
 	const session = await openSession(args, io, {
 		graceMs: watch ? graceMs : 0,
 		marginMs,
