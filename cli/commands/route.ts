@@ -48,7 +48,7 @@ export function printReport(session: Pick<Session, "json" | "out" | "err">, repo
 export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err">, signal?: AbortSignal): Promise<number> {
 	const watch = args.booleans.has("watch");
 	const graceMs = number(args, "grace", 5, 0) * 1000;
-	const interval = number(args, "interval", 2000, 50);
+	const interval = number(args, "interval", 2000, 10);
 	const marginMs = number(args, "margin", 120, 1) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
 	const vaultDir = await existingVaultFolder(args);

@@ -20,6 +20,7 @@ import { decideOutboxNote, traceOf } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import { quarantineText, stampDead, stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
+import { Housekeeping } from "./housekeeping";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
@@ -94,6 +95,7 @@ export class Router {
 	readonly log: LogWriter;
 	private readonly writer: NoteWriter;
 	private readonly upkeep: InboxUpkeep;
+	readonly housekeeping: Housekeeping;
 	private readonly clock: () => number;
 	private readonly reportedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
@@ -120,6 +122,7 @@ export class Router {
 			localLock: options.localLock,
 		});
 		this.upkeep = new InboxUpkeep(this);
+		this.housekeeping = new Housekeeping(this);
 	}
 
 	get index(): MessageIndex {
@@ -165,6 +168,7 @@ export class Router {
 			await this.guarded(note.path, report, () => this.routeNote(note, report));
 		}
 		await this.upkeep.run(report);
+		await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
 		return report;
 	}
 
@@ -210,9 +214,12 @@ export class Router {
 		return queue.sort(compareForRouting);
 	}
 
-	/** Rule 1: an ignored file is listed once by each router, never written to the log. */
+	/**
+	 * Rule 1: an ignored file is listed once by each router, never written to the log. The temporary
+	 * files of a writer of this project (they live for a moment) are not listed at all.
+	 */
 	private reportIgnored(path: string, reason: string, report: PassReport): void {
-		if (this.reportedIgnores.has(path)) return;
+		if (this.reportedIgnores.has(path) || /^\.a2a-.*\.tmp$/.test(basename(path))) return;
 		this.reportedIgnores.add(path);
 		report.decisions.push({ outcome: "ignored", path, reason, time: this.clock() });
 	}
