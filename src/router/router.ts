@@ -152,7 +152,7 @@ export class Router {
 	 * One routing pass under the lease: route outbox notes (all of them, or only `paths`), keep the
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
-	async pass(paths?: string[]): Promise<PassReport> {
+	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
 		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
 		if (!this.registry.usable) return report;
 		if (!(await this.lease.ensure())) {
@@ -165,7 +165,7 @@ export class Router {
 		if (queue.length > 0) await this.indexSync.ensureHistory();
 		for (const note of queue) {
 			if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
-			await this.guarded(note.path, report, () => this.routeNote(note, report));
+			await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 		}
 		await this.upkeep.run(report);
 		await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
@@ -224,9 +224,9 @@ export class Router {
 		report.decisions.push({ outcome: "ignored", path, reason, time: this.clock() });
 	}
 
-	private async routeNote(note: QueuedNote, report: PassReport): Promise<void> {
+	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
-		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs: this.graceMs });
+		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
 		if (verdict.action === "wait") report.waiting.push(note.path);
 		else if (verdict.action === "ignore") this.reportIgnored(note.path, verdict.reason, report);
