@@ -1,5 +1,5 @@
 import { basename } from "../core/paths";
-import type { Router } from "./router";
+import type { PassContext } from "./pass-context";
 
 // What the router tidies now and then: temporary files a killed writer left behind (hidden
 // `.a2a-….tmp` files of this project's writers, removed once they are older than a minute: no
@@ -17,7 +17,7 @@ export class Housekeeping {
 	/** Temporary files removed so far (for reports and tests). */
 	removedTemps = 0;
 
-	constructor(private readonly router: Router) {}
+	constructor(private readonly router: PassContext) {}
 
 	async runIfDue(): Promise<void> {
 		const now = this.router.now();

@@ -16,6 +16,7 @@ import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import { emptyRegistry } from "../core/registry";
 import { routerResponse } from "../core/responses";
+import type { RouterResponseInput } from "../core/responses";
 import { decideOutboxNote, traceOf } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import { quarantineText, stampDead, stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
@@ -27,7 +28,10 @@ import type { LeaseObservations, LocalLock } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
 import { NoteWriter } from "./note-writer";
 import { loadRegistry } from "./registry-loader";
+import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile, VaultPort } from "./vault-port";
+
+export type { PassReport, QueuedNote };
 import type { DeviceIdentity, RouteOnDevice } from "../core/lease";
 
 // The post office, written once against the vault port: the same code routes inside Obsidian (on
@@ -55,17 +59,6 @@ export interface RouterOptions {
 	yieldNow?: () => Promise<void>;
 }
 
-export interface PassReport {
-	decisions: RoutingDecision[];
-	/** Outbox notes that wait for their writer (rule 2). */
-	waiting: string[];
-	/** True when this router does not hold the lease and did nothing. */
-	busy: boolean;
-	/** Why this router does not route, when busy. */
-	standby?: string;
-	/** Notes that could not be dealt with, and why (the pass went on without them). */
-	failures: { path: string; error: string }[];
-}
 
 /** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
 function hasRouterStamps(text: string): boolean {
@@ -76,16 +69,7 @@ function hasRouterStamps(text: string): boolean {
 /** Enough of an oversize note to find its envelope (the frontmatter may be at most 8 KB). */
 const HEAD_CHARS = 16 * 1024;
 
-export interface QueuedNote {
-	path: string;
-	/** The group whose outbox holds the note ("" when none). */
-	group: string;
-	read: ReadFile;
-	priority?: string;
-	created?: string;
-}
-
-export class Router {
+export class Router implements PassContext {
 	registry: Registry = emptyRegistry([], false);
 	layout: VaultLayout;
 	readonly root: string;
@@ -391,7 +375,7 @@ export class Router {
 	}
 
 	/** Writes an error or timeout response into the sender's inbox (once: its name derives from what it reports). */
-	async sendRouterResponse(input: Parameters<typeof routerResponse>[0]): Promise<void> {
+	async sendRouterResponse(input: RouterResponseInput): Promise<void> {
 		const inbox = this.layout.box(input.sender, "inbox");
 		if (!inbox) return;
 		const response = routerResponse(input);
