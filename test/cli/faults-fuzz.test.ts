@@ -14,7 +14,7 @@ import type { ReadResult } from "../../src/core/message-parse";
 import { basename } from "../../src/core/paths";
 import { unquarantineText } from "../../src/core/stamps";
 import { Router } from "../../src/router/router";
-import type { VaultPort } from "../../src/router/vault-port";
+import type { ReadOptions, VaultPort } from "../../src/router/vault-port";
 import { FUZZ_REGISTRY, OUTSIDE_GROUP_FOLDER, fileName, fuzzBox, marker, outboxNote } from "../helpers/generators";
 import type { GeneratedNote } from "../helpers/generators";
 import { MemoryVault } from "../helpers/memory-vault";
@@ -165,6 +165,31 @@ interface Harness {
 	writes(): string[];
 }
 
+/**
+ * The harness's port, except that one outbox note in thirteen is swapped for another text right
+ * after the router first read it (item 2 of "Trust the post office"): the router must deliver only
+ * what it validated, and route the new text as what it is. The new text becomes the note's original.
+ */
+function swapping(h: Harness, placed: Placed[]): VaultPort {
+	const done = new Set<string>();
+	return new Proxy(h.port, {
+		get(target, prop, receiver) {
+			const value = Reflect.get(target, prop, receiver) as unknown;
+			if (prop !== "read" || typeof value !== "function") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+			return async (p: string, options?: ReadOptions) => {
+				const read = await (value as VaultPort["read"]).call(target, p, options);
+				const index = placed.findIndex((item) => item.path === p);
+				if (read && index >= 0 && index % 13 === 4 && !done.has(p)) {
+					done.add(p);
+					const other = placed[(index + 1) % placed.length].note.content.text;
+					placed[index].original = await h.write(p, `${other}\n<!-- swapped in while it was routed -->\n`);
+				}
+				return read;
+			};
+		},
+	});
+}
+
 async function routeBatch(h: Harness, notes: GeneratedNote[], run: number, extraPasses: number, setNow: (t: number) => void): Promise<Placed[]> {
 	const placed: Placed[] = [];
 	const registry = await h.write("A2A/registry.yaml", FUZZ_REGISTRY);
@@ -181,7 +206,7 @@ async function routeBatch(h: Harness, notes: GeneratedNote[], run: number, extra
 	};
 	let now = T0;
 	setNow(now);
-	const router = new Router(h.port, { clock: () => now });
+	const router = new Router(swapping(h, placed), { clock: () => now });
 	await router.loadRegistry();
 	const half = Math.floor(notes.length / 2);
 	await put(0, half);
@@ -191,6 +216,8 @@ async function routeBatch(h: Harness, notes: GeneratedNote[], run: number, extra
 		try {
 			const report = await router.pass();
 			expect(report.busy).toBe(false);
+			// A step that failed is reported and skipped (the pass goes on): none may fail here.
+			expect(report.failures).toEqual([]);
 			for (const d of report.decisions) expect(allowed(d.path), `decision path outside: ${d.path}`).toBe(true);
 		} catch (error) {
 			throw new Error(`an exception escaped Router.pass(): ${(error as Error).stack ?? String(error)}`);
@@ -210,6 +237,8 @@ async function routeBatch(h: Harness, notes: GeneratedNote[], run: number, extra
 		setNow(now);
 		await pass();
 	}
+	// A note swapped while it was routed stays for the next pass, which routes what it now is.
+	await pass();
 	const t0 = performance.now();
 	verify(placed, await h.snapshot(), h.writes());
 	phaseMs.verify += performance.now() - t0;

@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { isStale, readAgent } from "../../src/core/agent";
+import { compareForRouting, orderFields } from "../../src/core/priority";
+import { stampDeliveredResponse } from "../../src/core/stamps";
+import { isIsoTime, parseTime } from "../../src/core/time";
+
+// Item 13 of "Trust the post office": times without a zone are UTC (contract v2), whatever the zone
+// of the machine that reads them. Every check runs under three zones (Node applies a change of
+// process.env.TZ at once).
+
+const ZONES = ["UTC", "America/New_York", "Asia/Tokyo"];
+const original = process.env.TZ;
+afterAll(() => {
+	process.env.TZ = original;
+});
+
+function inEachZone(check: (zone: string) => void): void {
+	for (const zone of ZONES) {
+		process.env.TZ = zone;
+		check(zone);
+	}
+}
+
+describe("item 13: times", () => {
+	it("reads a zone-less time as UTC, and PyYAML's space-separated form with its offset, in every zone", () => {
+		inEachZone((zone) => {
+			expect(parseTime("2026-01-15T23:59:00"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
+			expect(parseTime("2026-01-15 23:59:00"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
+			expect(parseTime("2026-01-15 23:59:00+00:00"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
+			expect(parseTime("2026-01-16T08:59:00+09:00"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
+			expect(parseTime("2026-01-15"), zone).toBe(Date.UTC(2026, 0, 15));
+			expect(parseTime("2026-02-30T10:00:00Z"), zone).toBeNaN();
+			expect(isIsoTime("yesterday"), zone).toBe(false);
+		});
+	});
+
+	it("gives the same processing_time_ms on a router in any zone, for an answer written without a zone", () => {
+		const results = new Set<unknown>();
+		inEachZone(() => {
+			const fm: Record<string, unknown> = { created: "2026-01-15 10:00:05" };
+			stampDeliveredResponse(fm, { target: "a", now: Date.UTC(2026, 0, 15, 10, 0, 6), request: { messageId: "q", deliveredAt: "2026-01-15T10:00:00.000Z" }, late: false, fallbackId: "r" });
+			results.add(fm.processing_time_ms);
+		});
+		expect([...results]).toEqual([5000]);
+	});
+
+	it("shows an agent that just updated (a zone-less time) as fresh in every zone", () => {
+		const now = Date.UTC(2026, 0, 15, 10, 1);
+		inEachZone((zone) => {
+			const agent = readAgent("A2A/agents/a.md", { status: "running", updated: "2026-01-15 10:00:30" }, "");
+			expect(agent && isStale(agent, now, 5 * 60_000), zone).toBe(false);
+		});
+	});
+
+	it("orders PyYAML's `2026-01-15 23:59:00+00:00` by its whole time, not cut at the space", () => {
+		inEachZone((zone) => {
+			// The later note has the earlier name: cut at the space, both times would be equal and the names decide.
+			const late = { path: "a.md", ...orderFields("---\ncreated: 2026-01-15 23:59:00+00:00\n---\n") };
+			const early = { path: "b.md", ...orderFields("---\ncreated: 2026-01-15 00:00:01+00:00\n---\n") };
+			expect(late.created, zone).toBe("2026-01-15 23:59:00+00:00");
+			expect([late, early].sort(compareForRouting).map((n) => n.path), zone).toEqual(["b.md", "a.md"]);
+		});
+	});
+});
