@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { keepOriginalBytes } from "./original-bytes";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
 
@@ -14,18 +15,6 @@ export const TEMP_PREFIX = ".a2a-";
 let tempCounter = 0;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-
-/** A file's identity on disk (device and inode): kept by a rename, changed by a replacement. */
-function fileId(st: fs.Stats): string {
-	return `${st.dev}:${st.ino}`;
-}
-
-function isCode(error: unknown, ...codes: string[]): boolean {
-	return typeof error === "object" && error !== null && codes.includes((error as NodeJS.ErrnoException).code ?? "");
-}
-
-/** Errors of a file system without hard links (some network and FUSE file systems). */
-const NO_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS"];
 
 export class NodeVault implements VaultPort {
 	readonly dir: string;

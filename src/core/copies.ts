@@ -56,3 +56,9 @@ export function sameApartFromTimes(a: string, b: string, path: string): boolean 
 	for (const key of keys) if (!TIME_FIELDS.has(key) && !same(x.raw.fields[key], y.raw.fields[key])) return false;
 	return true;
 }
+
+/** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
+export function hasRouterStamps(text: string): boolean {
+	const end = text.indexOf("\n---", 4);
+	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
+}

@@ -1,27 +1,23 @@
-import { isCopyOf, sameApartFromTimes } from "../core/copies";
+import { hasRouterStamps, isCopyOf, sameApartFromTimes } from "../core/copies";
 import { candidateNames } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
-import { YamlError } from "../core/frontmatter";
-import { uuidFromText } from "../core/hash";
-import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
-import { ignoreReason } from "../core/ignore";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
-import { isMessagePath, readRawMessage } from "../core/message-parse";
 import type { RawMessage } from "../core/message-parse";
 import { basename, joinPath } from "../core/paths";
-import { compareForRouting, orderFields } from "../core/priority";
-import { DEFAULT_ROOT, MAX_NOTE_BYTES } from "../core/protocol";
+import { DEFAULT_ROOT } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import { emptyRegistry } from "../core/registry";
 import { routerResponse } from "../core/responses";
 import type { RouterResponseInput } from "../core/responses";
-import { decideOutboxNote, traceOf } from "../core/routing";
+import { decideOutboxNote } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
-import { quarantineText, stampDead, stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
+import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
+import { DeadLetters, messageIdOf } from "./dead-letters";
 import { Housekeeping } from "./housekeeping";
+import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
@@ -60,14 +56,6 @@ export interface RouterOptions {
 }
 
 
-/** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
-function hasRouterStamps(text: string): boolean {
-	const end = text.indexOf("\n---", 4);
-	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
-}
-
-/** Enough of an oversize note to find its envelope (the frontmatter may be at most 8 KB). */
-const HEAD_CHARS = 16 * 1024;
 
 export class Router implements PassContext {
 	registry: Registry = emptyRegistry([], false);
@@ -80,8 +68,9 @@ export class Router implements PassContext {
 	private readonly writer: NoteWriter;
 	private readonly upkeep: InboxUpkeep;
 	readonly housekeeping: Housekeeping;
+	private readonly deadLetters: DeadLetters;
+	private readonly outboxes: OutboxReader;
 	private readonly clock: () => number;
-	private readonly reportedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
 
 	constructor(
@@ -107,6 +96,8 @@ export class Router implements PassContext {
 		});
 		this.upkeep = new InboxUpkeep(this);
 		this.housekeeping = new Housekeeping(this);
+		this.deadLetters = new DeadLetters(this);
+		this.outboxes = new OutboxReader(this, (note, report) => this.deadLetters.rejectOversize(note, report));
 	}
 
 	get index(): MessageIndex {
@@ -145,7 +136,7 @@ export class Router implements PassContext {
 			return report;
 		}
 		await this.indexSync.ensureLive();
-		const queue = await this.readOutboxes(paths, report);
+		const queue = await this.outboxes.read(paths, report);
 		if (queue.length > 0) await this.indexSync.ensureHistory();
 		for (const note of queue) {
 			if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
@@ -165,55 +156,12 @@ export class Router implements PassContext {
 		}
 	}
 
-	private async readOutboxes(paths: string[] | undefined, report: PassReport): Promise<QueuedNote[]> {
-		const files: { path: string; group: string }[] = [];
-		if (paths) {
-			for (const path of paths) {
-				const location = this.layout.locate(path);
-				if (location.area === "box" && location.box === "outbox") files.push({ path, group: location.group });
-			}
-		} else {
-			for (const group of this.layout.groupIds()) {
-				for (const path of await this.port.list(this.layout.box(group, "outbox") as string)) files.push({ path, group });
-			}
-		}
-		const queue: QueuedNote[] = [];
-		for (const { path, group } of files) {
-			const ignored = ignoreReason(path) ?? (isMessagePath(path) ? null : "not a note (.md) or YAML file");
-			if (ignored) {
-				this.reportIgnored(path, ignored, report);
-				continue;
-			}
-			const read = await this.port.read(path, { maxBytes: MAX_NOTE_BYTES + 1 });
-			if (!read) {
-				this.indexSync.remove(path);
-				continue;
-			}
-			if (read.truncated) {
-				await this.guarded(path, report, () => this.rejectOversize({ path, group, read }, report));
-				continue;
-			}
-			queue.push({ path, group, read, ...orderFields(read.text) });
-		}
-		return queue.sort(compareForRouting);
-	}
-
-	/**
-	 * Rule 1: an ignored file is listed once by each router, never written to the log. The temporary
-	 * files of a writer of this project (they live for a moment) are not listed at all.
-	 */
-	private reportIgnored(path: string, reason: string, report: PassReport): void {
-		if (this.reportedIgnores.has(path) || /^\.a2a-.*\.tmp$/.test(basename(path))) return;
-		this.reportedIgnores.add(path);
-		report.decisions.push({ outcome: "ignored", path, reason, time: this.clock() });
-	}
-
 	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
 		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
 		if (verdict.action === "wait") report.waiting.push(note.path);
-		else if (verdict.action === "ignore") this.reportIgnored(note.path, verdict.reason, report);
+		else if (verdict.action === "ignore") this.outboxes.reportIgnored(note.path, verdict.reason, report);
 		if (decision) report.decisions.push(decision);
 	}
 
@@ -231,12 +179,6 @@ export class Router implements PassContext {
 			case "reject":
 				return this.reject(note, verdict.code, verdict.reason, verdict.raw, true);
 		}
-	}
-
-	/** The id a note is routed under: its own, or one derived from where it is and what it says. */
-	private messageIdOf(note: QueuedNote, raw: RawMessage | undefined): string {
-		const own = raw?.fields.message_id;
-		return isAcceptableMessageId(own) ? own : uuidFromText(`${note.group}\n${basename(note.path)}\n${note.read.text}`);
 	}
 
 	decision(outcome: RoutingDecision["outcome"], path: string, from: string, entry: IndexEntry | undefined, extra: Partial<RoutingDecision> = {}): RoutingDecision {
@@ -286,7 +228,7 @@ export class Router implements PassContext {
 	}
 
 	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, verdict.raw);
+		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id }),
@@ -295,7 +237,7 @@ export class Router implements PassContext {
 	}
 
 	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, verdict.raw);
+		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id }),
@@ -322,56 +264,9 @@ export class Router implements PassContext {
 		return decision;
 	}
 
-	private async rejectOversize(note: QueuedNote, report: PassReport): Promise<void> {
-		const full = await this.port.read(note.path);
-		if (!full) return;
-		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
-		// Decided on its size alone; its head is read only to say which message it was.
-		const head = readRawMessage(full.text.slice(0, HEAD_CHARS), note.path, false);
-		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, head.ok ? head.raw : undefined, true, false);
-		if (decision) report.decisions.push(decision);
-	}
-
-	/**
-	 * Rules 3 to 6 and 9: the error response goes to the sender first (its name is derived from the
-	 * rejection, so writing it again finds it there), then the dead letter, the log row, the removal.
-	 */
-	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, raw);
-		const now = this.clock();
-		// The sender is the group whose outbox held the note, whatever the note claims.
-		const sender = note.group;
-		const deadLetterPath = joinPath(this.layout.deadLetterFolder, basename(note.path));
-		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
-		if (notify && this.layout.hasGroup(sender)) {
-			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
-			await this.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: note.read.text, now });
-		}
-		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId, raw)) };
-		return this.transfer(note, this.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });
-	}
-
-	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string, raw?: RawMessage): Record<string, unknown> {
-		const fields: Record<string, unknown> = { message_id: id };
-		if (note.group !== "") fields.source_group = note.group;
-		if (typeof raw?.fields.target_group === "string") fields.target_group = raw.fields.target_group;
-		if (traceId && isUuidShaped(traceId)) fields.trace_id = traceId;
-		stampDead(fields, code, reason, now, "dead", id);
-		return fields;
-	}
-
-	/** A dead letter's text: the note stamped dead, or (when its YAML cannot be edited) quarantined with the original kept below. */
-	private deadText(note: QueuedNote, raw: RawMessage | undefined, code: string, reason: string, id: string, now: number): { text: string; fields?: Record<string, unknown> } {
-		if (raw) {
-			try {
-				return stampNoteText(note.read.text, note.path, raw.format, (fm) => stampDead(fm, code, reason, now, "dead", id));
-			} catch (error) {
-				if (!(error instanceof YamlError)) throw error;
-			}
-		}
-		const read = readRawMessage(note.read.text, note.path, false);
-		const traceId = read.ok ? traceOf(read.raw) : undefined;
-		return { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId)) };
+	/** Rules 3 to 6 and 9: see src/router/dead-letters.ts. */
+	reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean): Promise<RoutingDecision | null> {
+		return this.deadLetters.reject(note, code, reason, raw, notify);
 	}
 
 	/** Writes an error or timeout response into the sender's inbox (once: its name derives from what it reports). */
