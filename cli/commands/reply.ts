@@ -38,7 +38,8 @@ export async function runReply(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	if (!folder) throw new UsageError(`the answering group "${responder}" is not in the registry`);
 	const text = serialiseMessage(message);
 	const check = checkOutgoing(text, responder, router.context());
-	if (!check.ok) throw new UsageError(refusal(check));
+	const refused = refusal(check);
+	if (refused !== null) throw new UsageError(refused);
 	const path = await createUnderFreeName(vault, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	if (session.json) io.out(JSON.stringify({ path, message_id: env.message_id, trace_id: env.trace_id, in_reply_to: env.in_reply_to }));

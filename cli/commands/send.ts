@@ -76,7 +76,8 @@ export async function runSend(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	);
 	const text = serialiseMessage(message);
 	const check = checkOutgoing(text, from, router.context());
-	if (!check.ok) throw new UsageError(refusal(check));
+	const refused = refusal(check);
+	if (refused !== null) throw new UsageError(refused);
 	const folder = router.layout.box(from, "outbox") as string;
 	const path = await createUnderFreeName(vault, folder, messageFileName(message, now), text);
 	const env = message.envelope;
