@@ -75,7 +75,7 @@ export class IndexSync {
 		const listed = new Set(await this.port.list(folder));
 		for (const path of listed) {
 			if (newOnly && this.index.get(path)) continue;
-			await this.refreshOne(path);
+			await this.refreshOne(path, true);
 			await this.maybeYield();
 		}
 		for (const entry of [...this.index.all()]) {
@@ -114,7 +114,8 @@ export class IndexSync {
 		if (this.historyLoaded && withHistory) for (const folder of this.historyFolders()) await this.indexFolder(folder, newOnly);
 	}
 
-	private async refreshOne(path: string): Promise<IndexEntry | undefined> {
+	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */
+	private async refreshOne(path: string, listed = false): Promise<IndexEntry | undefined> {
 		const location = this.layout().locate(path);
 		if ((location.area !== "box" && location.area !== "dead-letter") || ignoreReason(path) || !isMessagePath(path)) {
 			this.index.remove(path);
@@ -122,7 +123,7 @@ export class IndexSync {
 		}
 		if (location.area === "box" && location.box === "outbox") {
 			// Outbox notes are read when they are routed; until then the index only counts them.
-			if (!(await this.port.stat(path))) {
+			if (!listed && !(await this.port.stat(path))) {
 				this.index.remove(path);
 				return undefined;
 			}

@@ -135,16 +135,20 @@ export class Router implements PassContext {
 			report.standby = this.lease.state().reason;
 			return report;
 		}
-		await this.indexSync.ensureLive();
-		const queue = await this.outboxes.read(paths, report);
-		if (queue.length > 0) await this.indexSync.ensureHistory();
-		for (const note of queue) {
-			if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
-			await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
+		try {
+			await this.indexSync.ensureLive();
+			const queue = await this.outboxes.read(paths, report);
+			if (queue.length > 0) await this.indexSync.ensureHistory();
+			for (const note of queue) {
+				if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
+				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
+			}
+			await this.upkeep.run(report);
+			await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
+			return report;
+		} finally {
+			await this.port.flush?.();
 		}
-		await this.upkeep.run(report);
-		await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
-		return report;
 	}
 
 	/** Runs one step; a failure is reported and the pass goes on (one bad file never stops the router). */
