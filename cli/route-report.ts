@@ -16,4 +16,5 @@ function describe(d: RoutingDecision): string {
 export function printReport(session: Pick<Session, "json" | "out" | "err">, report: PassReport): void {
 	for (const d of report.decisions) session.out(session.json ? decisionJson(d) : describe(d));
 	for (const f of report.failures) session.err(`could not route ${f.path}: ${f.error}`);
+	for (const w of report.warnings) session.err(`warning: ${w}`);
 }

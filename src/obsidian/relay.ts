@@ -129,7 +129,7 @@ export class Relay extends Component {
 	 * it gives no grace period: a note open in an editor goes now, as it is.
 	 */
 	async routeNow(): Promise<PassReport> {
-		let report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
+		let report: PassReport = { decisions: [], waiting: [], busy: false, failures: [], warnings: [] };
 		await this.enqueue(async () => {
 			await this.router.loadRegistry();
 			await this.router.indexSync.rescan();
@@ -276,6 +276,7 @@ export class Relay extends Component {
 				);
 			}
 		}
+		for (const warning of report.warnings) this.notifier.notify("warning", `A2A Relay: ${warning}`, (_n, latest) => `A2A Relay: ${latest}`);
 		for (const failure of report.failures) {
 			this.notifier.notify("failure", `A2A Relay could not route ${failure.path}: ${failure.error}`, (n, latest) => `A2A Relay: ${n} notes could not be routed. Latest: ${latest}`);
 		}

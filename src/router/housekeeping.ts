@@ -1,5 +1,9 @@
+import { ignoreReason } from "../core/ignore";
+import { parseLease } from "../core/lease";
 import { basename } from "../core/paths";
-import type { PassContext } from "./pass-context";
+import type { PassContext, PassReport } from "./pass-context";
+
+const isConflictCopy = (name: string): boolean => ignoreReason(name) === "a sync-conflict copy";
 
 // What the router tidies now and then: temporary files a killed writer left behind (hidden
 // `.a2a-….tmp` files of this project's writers, removed once they are older than a minute: no
@@ -19,12 +23,32 @@ export class Housekeeping {
 
 	constructor(private readonly router: PassContext) {}
 
-	async runIfDue(): Promise<void> {
+	/** The sync-conflict copies of the log and the lease, at every pass (their folders are short); stale temps now and then. */
+	async run(report: PassReport): Promise<void> {
+		const merged = await this.router.log.mergeConflictCopies();
+		if (merged.length > 0) report.warnings.push(`merged the rows of ${merged.join(", ")} into the log (two devices wrote the log of one day)`);
+		await this.settleLeaseConflicts(report);
 		const now = this.router.now();
 		if (now - this.lastRun < EVERY_MS) return;
 		this.lastRun = now;
 		await this.removeStaleTemps(now);
-		await this.router.log.mergeConflictCopies();
+	}
+
+	/**
+	 * A conflict copy of the lease note means two devices wrote it without seeing each other (both
+	 * believed they route, during a sync partition). The note that won stands; the copy is reported
+	 * and removed.
+	 */
+	private async settleLeaseConflicts(report: PassReport): Promise<void> {
+		const { port, layout } = this.router;
+		const lease = basename(layout.leasePath).replace(/\.md$/, "");
+		for (const path of await port.list(layout.root)) {
+			const name = basename(path);
+			if (!name.startsWith(lease) || !isConflictCopy(name)) continue;
+			const copy = parseLease((await port.read(path))?.text ?? null);
+			report.warnings.push(`two devices both routed this vault for a while (${copy?.name ?? "another device"} and the one in ${basename(layout.leasePath)}): ${name} removed`);
+			await port.remove(path);
+		}
 	}
 
 	/**

@@ -23,6 +23,8 @@ export interface PassReport {
 	standby?: string;
 	/** Notes that could not be dealt with, and why (the pass went on without them). */
 	failures: { path: string; error: string }[];
+	/** Things a person should know (two devices routed at once, merged logs). */
+	warnings: string[];
 }
 
 /** A note the router acts on: where it is, the group whose outbox held it ("" when none), what was read. */

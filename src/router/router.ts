@@ -128,7 +128,7 @@ export class Router implements PassContext {
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
 	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
-		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
+		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [], warnings: [] };
 		if (!this.registry.usable) return report;
 		if (!(await this.lease.ensure())) {
 			report.busy = true;
@@ -144,7 +144,7 @@ export class Router implements PassContext {
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 			}
 			await this.upkeep.run(report);
-			await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
+			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
 			return report;
 		} finally {
 			await this.port.flush?.();
