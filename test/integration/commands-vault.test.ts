@@ -21,7 +21,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe("Created registry.yaml and 15 folders in A2A (4 groups).");
+		expect(lastNotice(h)).toBe("Created registry.yaml, 15 folders and 2 bases in A2A (4 groups).");
 		// the relay reads the new registry: composing becomes possible
 		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 4);
 		expect(available(h, "compose-message")).toBe(true);
@@ -41,7 +41,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe("Created 8 folders in A2A (2 groups).");
+		expect(lastNotice(h)).toBe("Created 8 folders and 2 bases in A2A (2 groups).");
 	});
 
 	it("names registry problems in its notice", async () => {
