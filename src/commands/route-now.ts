@@ -2,6 +2,7 @@ import { Notice } from "obsidian";
 import type { Command } from "obsidian";
 import type { Outcome } from "../core/protocol";
 import type { PassReport } from "../router/router";
+import { COMMAND_NAMES } from "../ui/strings";
 import { COMMAND_IDS } from "./command-ids";
 import type { CommandParts } from "./command-parts";
 
@@ -20,9 +21,9 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
 };
 
 /** "Routed 3 messages: 2 delivered, 1 rejected", "Nothing to route", or why nothing ran. */
-function describePass(report: PassReport, registryUsable: boolean): string {
+export function describePass(report: PassReport, registryUsable: boolean): string {
 	if (report.busy) return "Another router is working on this vault right now; try again in a moment.";
-	if (!registryUsable) return "Nothing routed: the registry is missing or unreadable. Run Initialize A2A vault, or fix registry.yaml.";
+	if (!registryUsable) return "Nothing routed: the registry is missing or unreadable. Run Create registry and group folders, or fix registry.yaml.";
 	const counts = new Map<Outcome, number>();
 	for (const d of report.decisions) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
 	const routed = report.decisions.filter((d) => d.outcome !== "ignored").length;
@@ -36,7 +37,7 @@ function describePass(report: PassReport, registryUsable: boolean): string {
 export function routeNowCommand({ state, routeNow }: Pick<CommandParts, "state" | "routeNow">): Command {
 	return {
 		id: COMMAND_IDS.routeNow,
-		name: "Route now",
+		name: COMMAND_NAMES.routeNow,
 		icon: "send",
 		callback: async () => {
 			const report = await routeNow();

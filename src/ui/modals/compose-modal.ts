@@ -9,7 +9,10 @@ import type { RelayState } from "../../obsidian/relay-state";
 import type { SettingsStore } from "../../obsidian/settings-store";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 import type { Field } from "./form";
 
 // Compose message: from, to, type, priority, timeout, the question or task, context, artifacts.
@@ -22,6 +25,7 @@ export class ComposeModal extends FormModal {
 		private readonly state: RelayState,
 		private readonly settings: SettingsStore,
 		private readonly vault: Pick<ActionVault, "create">,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
 		this.setTitle("Compose message");
@@ -49,9 +53,11 @@ export class ComposeModal extends FormModal {
 		const priorityChoices: Record<string, string> = {};
 		for (const p of PRIORITIES) priorityChoices[p] = PRIORITY_LABELS[p];
 		this.dropdown(el, "priority", "Priority", priorityChoices, { value: settings.defaultPriority });
+		// Blank means the registry's default, shown as the placeholder.
 		this.text(el, "timeout", "Timeout (seconds)", {
-			value: String(settings.defaultTimeoutSeconds),
-			desc: "0 uses the registry's timeout.",
+			value: settings.defaultTimeoutSeconds > 0 ? String(settings.defaultTimeoutSeconds) : "",
+			placeholder: String(this.state.registry().communication.timeout_seconds),
+			desc: "Leave it blank for the registry's timeout.",
 		}).control.setAttr("inputmode", "numeric");
 		const text = this.textArea(el, "text", "Question", { rows: 4 });
 		const relabel = () => this.relabel(text, type.value());
@@ -87,7 +93,7 @@ export class ComposeModal extends FormModal {
 		const path = await writePlannedNote(this.vault, planned);
 		const from = values.from.trim();
 		if (this.settings.current.lastFromGroup !== from) await this.settings.update({ lastFromGroup: from });
-		noticeWithLink(this.app, "Request written: ", path);
+		announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.requestWritten, path, messageIdOf(planned.text));
 		return true;
 	}
 }

@@ -7,7 +7,10 @@ import type { RequestMessage } from "../../core/message";
 import type { ActiveInboxRequest } from "../../obsidian/active-note";
 import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 
 // Forward message: the group to delegate to and a note for it. When the router would reject the
 // forward (hop limit, cycle) the modal says so and why before anything is written; submitting
@@ -24,6 +27,7 @@ export class ForwardModal extends FormModal {
 		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
 		private readonly original: RequestMessage,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
 		this.setTitle("Forward message");
@@ -90,7 +94,7 @@ export class ForwardModal extends FormModal {
 			}
 		}
 		return writePlannedNote(this.vault, planned).then((path) => {
-			noticeWithLink(this.app, "Forward written: ", path);
+			announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.forwardWritten, path, messageIdOf(planned.text));
 			return true;
 		});
 	}

@@ -49,7 +49,8 @@ export class NewAgentModal extends FormModal {
 			this.showErrors({ name: `An agent named ${values.name.trim()} exists already.` });
 			return false;
 		}
-		await this.app.workspace.openLinkText(planned.path, "", false);
+		const file = this.app.vault.getFileByPath(planned.path);
+		if (file) await this.app.workspace.getLeaf(false).openFile(file);
 		return true;
 	}
 }

@@ -6,7 +6,10 @@ import { RESPONSE_STATUS_LABELS } from "../../core/labels";
 import type { ActiveInboxRequest } from "../../obsidian/active-note";
 import type { RelayState } from "../../obsidian/relay-state";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 
 // Reply to message: status, answer, artifacts, for the request open in an inbox.
 
@@ -18,6 +21,7 @@ export class ReplyModal extends FormModal {
 		private readonly state: RelayState,
 		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
 		this.setTitle("Reply to message");
@@ -50,7 +54,7 @@ export class ReplyModal extends FormModal {
 			return false;
 		}
 		const path = await writePlannedNote(this.vault, planned);
-		noticeWithLink(this.app, "Response written: ", path);
+		announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.responseWritten, path, messageIdOf(planned.text));
 		return true;
 	}
 }
