@@ -3,9 +3,10 @@ import type { App } from "obsidian";
 import { FileSuggest } from "../suggest/file-suggest";
 import { uniqueId } from "./form";
 
-// Several artifacts (vault paths) for a message: an input with file suggestions; choosing a file
-// adds it to the list below, each with a remove button. Text left in the input counts too, so a
-// path (or a [[wikilink]]) can also be typed in full.
+// Several artifacts (vault files) for a message: an input with file suggestions; choosing a file
+// adds it to the list below as a link (Obsidian's own link format, so it is clickable, shows in
+// backlinks and follows renames), each with a remove button. Text left in the input counts too,
+// so a path (or a [[wikilink]]) can also be typed in full.
 
 export class ArtifactsField {
 	readonly inputEl: HTMLInputElement;
@@ -29,7 +30,7 @@ export class ArtifactsField {
 		input.setAttr("name", "artifacts");
 		this.listEl = containerEl.createEl("ul", { cls: "a2a-artifact-list", attr: { "aria-label": "Artifacts added" } });
 		new FileSuggest(app, input, (file) => {
-			this.add(file.path);
+			this.add(app.fileManager.generateMarkdownLink(file, ""));
 			input.value = "";
 		});
 		for (const item of initial) this.add(item);
