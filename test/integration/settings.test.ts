@@ -46,10 +46,25 @@ describe("settings tab", () => {
 	it("renders its sections with setHeading and sentence-case rows, keyboard-labelled", async () => {
 		h = await boot();
 		const tab = h.host.openSettings("a2a-relay");
-		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Folders", "Routing", "New messages", "Agents"]);
+		await settle(h);
+		await waitFor("the Groups editor", () => tab.querySelector(".a2a-group-row"));
+		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Folders", "Routing", "This device", "Groups", "Communication", "New messages", "Agents"]);
 		expect(tab.querySelectorAll("h1, h2, h3, h4")).toHaveLength(0);
-		const names = Array.from(tab.querySelectorAll(".setting-item:not(.setting-item-heading) > .setting-item-info > .setting-item-name")).map((e) => e.textContent);
-		expect(names).toEqual(["Root folder", "Extra agent folders", "Automatic routing", "Grace period for half-written notes", "Routing notices", "Default priority", "Default timeout", "Stale limit"]);
+		const names = Array.from(tab.querySelectorAll(":scope > .setting-item:not(.setting-item-heading):not(.a2a-groups-setting) > .setting-item-info > .setting-item-name")).map((e) => e.textContent);
+		expect(names).toEqual([
+			"Root folder",
+			"Extra agent folders",
+			"Automatic routing",
+			"Grace period for half-written notes",
+			"Routing notices",
+			"Notices for every message",
+			"Route on this device",
+			"Sync margin",
+			"Device name",
+			"Default priority",
+			"Default timeout",
+			"Stale limit",
+		]);
 		const root = input(tab, "rootFolder");
 		expect(root.value).toBe("A2A");
 		expect(tab.querySelector(`#${root.getAttribute("aria-labelledby")}`)?.textContent).toBe("Root folder");
@@ -60,8 +75,18 @@ describe("settings tab", () => {
 		h = await boot({ files: { "Team/registry.yaml": TEAM_REGISTRY, "Team/groups/red/outbox/ask.md": req.text } });
 		expect(h.parts.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
 		const tab = h.host.openSettings("a2a-relay");
-		commit(input(tab, "rootFolder"), "Team");
+		const root = input(tab, "rootFolder");
+		const apply = tab.querySelector<HTMLButtonElement>("button.a2a-root-apply");
+		// Typing applies nothing: every pause would otherwise rebuild the router on a partial path.
+		commit(root, "Te");
+		await settle(h);
+		expect(h.parts.settings.current.rootFolder).toBe("A2A");
+		commit(root, "Team");
 		expect(errorOf(tab, "rootFolder")).toBe("");
+		expect(apply?.disabled).toBe(false);
+		expect(tab.querySelector(".a2a-root-warning")?.hasClass("a2a-hidden")).toBe(false);
+		expect(tab.querySelector(".a2a-root-warning")?.textContent).toContain("stay where they are");
+		apply?.click();
 		expect(await saved(h)).toMatchObject({ rootFolder: "Team" });
 		expect(h.parts.settings.current.rootFolder).toBe("Team");
 		expect(h.parts.relay.router.layout.registryPath).toBe("Team/registry.yaml");
@@ -80,8 +105,9 @@ describe("settings tab", () => {
 		expect(row(tab, "Root folder").classList.contains("a2a-has-error")).toBe(true);
 		commit(root, "");
 		expect(errorOf(tab, "rootFolder")).toContain("Enter a folder inside the vault");
+		expect(tab.querySelector<HTMLButtonElement>("button.a2a-root-apply")?.disabled).toBe(true);
 		expect(h.parts.settings.current.rootFolder).toBe("A2A");
-		expect(await saved(h)).toEqual({});
+		expect((await saved(h)).rootFolder ?? "A2A").toBe("A2A");
 
 		const folders = input<HTMLTextAreaElement>(tab, "extraAgentFolders");
 		commit(folders, "Runs, Other\n.hidden\n/abs");
@@ -171,28 +197,134 @@ describe("declarative settings (Obsidian 1.13+)", () => {
 		h = await boot();
 		const tab = h.host.settingTabs().find((t) => t instanceof RelaySettingTab) as unknown as RelaySettingTab;
 		const groups = tab.getSettingDefinitions() as { heading: string; items: { name: string; control: { key: string; type: string; validate?: (v: string) => string | undefined } }[] }[];
-		expect(groups.map((g) => g.heading)).toEqual(["Folders", "Routing", "New messages", "Agents"]);
-		const controls = groups.flatMap((g) => g.items.map((i) => i.control));
+		expect(groups.map((g) => g.heading)).toEqual(["Folders", "Routing", "This device", "Groups", "New messages", "Agents"]);
+		// The root folder and the Groups editor render themselves (the same code as display()).
+		expect(groups.flatMap((g) => g.items.filter((i) => "render" in i).map((i) => i.name))).toEqual(["Root folder", "Groups"]);
+		const controls = groups.flatMap((g) => g.items.filter((i) => i.control).map((i) => i.control));
 		expect(controls.map((c) => `${c.key}:${c.type}`)).toEqual([
-			"rootFolder:text",
 			"extraAgentFolders:textarea",
 			"autoRoute:toggle",
 			"graceSeconds:text",
 			"showNotices:toggle",
+			"noticesForAll:toggle",
+			"routeOnDevice:dropdown",
+			"syncMarginSeconds:text",
+			"deviceName:text",
 			"defaultPriority:dropdown",
 			"defaultTimeoutSeconds:text",
 			"staleMinutes:text",
 		]);
 		const byKey = Object.fromEntries(controls.map((c) => [c.key, c]));
-		expect(byKey.rootFolder.validate?.("../x")).toContain("inside the vault");
-		expect(byKey.rootFolder.validate?.("Team")).toBeUndefined();
+		expect(byKey.syncMarginSeconds.validate?.("0")).toContain("1 to 86400");
 		expect(byKey.staleMinutes.validate?.("0")).toContain("0.1 to 10080");
 		expect(tab.getControlValue("extraAgentFolders")).toBe("");
 		await tab.setControlValue("extraAgentFolders", "Runs\nMore");
 		await tab.setControlValue("staleMinutes", "garbage");
 		await tab.setControlValue("autoRoute", false);
-		expect(h.parts.settings.current).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false });
+		await tab.setControlValue("routeOnDevice", "never");
+		await tab.setControlValue("routeOnDevice", "sometimes");
+		expect(h.parts.settings.current).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false, routeOnDevice: "never" });
 		expect(tab.getControlValue("extraAgentFolders")).toBe("Runs\nMore");
 		expect(EXAMPLE_REGISTRY).toContain("groups:");
+	});
+});
+
+describe("this device", () => {
+	it("routing on this device, the sync margin and the device name are saved and rebuild the router; the sidebar says who routes", async () => {
+		h = await boot({ settings: { viewShown: true } });
+		const tab = h.host.openSettings("a2a-relay");
+		commit(input(tab, "deviceName"), "Work laptop");
+		commit(input(tab, "syncMarginSeconds"), "90");
+		expect(await saved(h)).toMatchObject({ deviceName: "Work laptop", syncMarginSeconds: 90 });
+		await h.parts.relay.routeNow();
+		await settle(h);
+		expect(await h.host.read("A2A/router.md")).toContain("router_name: Work laptop");
+		h.host.closeSettings();
+		h.host.executeCommand("a2a-relay:open-agent-status");
+		await settle(h);
+		const status = () => document.querySelector(".a2a-router-status")?.textContent ?? "";
+		expect(status()).toBe("Router: This device routes (Work laptop).");
+
+		const again = h.host.openSettings("a2a-relay");
+		fill(input<HTMLSelectElement>(again, "routeOnDevice"), "never");
+		expect(await saved(h)).toMatchObject({ routeOnDevice: "never" });
+		await h.parts.relay.routeNow();
+		await settle(h);
+		expect(h.parts.relay.standby).toContain("never");
+	});
+
+	it("warns when a sync conflict copy of the lease note shows two devices routing", async () => {
+		h = await boot({ settings: { viewShown: true }, files: { "A2A/router.sync-conflict-20260101-120000-ABCDEFG.md": "---\nrouter_device: other\n---\n" } });
+		h.host.executeCommand("a2a-relay:open-agent-status");
+		await settle(h);
+		await waitFor("the warning", () => document.querySelector(".a2a-router-warning"));
+		expect(document.querySelector(".a2a-router-warning")?.textContent).toContain("Two devices may both be routing");
+	});
+});
+
+describe("the Groups section", () => {
+	async function groupsTab(harness: Harness): Promise<HTMLElement> {
+		const tab = harness.host.openSettings("a2a-relay");
+		await waitFor("the Groups editor", () => tab.querySelector(".a2a-group-row"));
+		return tab;
+	}
+
+	it("adds, describes, renames (with its folder) and removes groups and sets max_hops in registry.yaml, keeping its comments; the router follows", async () => {
+		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.md`]: "kept\n" } });
+		let tab = await groupsTab(h);
+		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
+		fill(input(tab, "new-group-id"), "50-qa-group");
+		fill(input(tab, "new-group-description"), "Tests the app");
+		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		await waitFor("the new group row", () => tab.querySelector('.a2a-group-row[data-group="50-qa-group"]'));
+		commit(input(tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${FRONTEND}"]`) as HTMLElement, "url"), "https://ui.example/a2a/");
+		await waitFor("the url saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("url: https://ui.example/a2a/"));
+		commit(input(tab, "registry-max_hops"), "8");
+		await waitFor("max_hops saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("max_hops: 8"));
+		commit(input(tab, "registry-timeout_seconds"), "0");
+		await waitFor("an error", () => tab.querySelector(".a2a-groups-editor .a2a-form-error")?.textContent?.includes("at least 1"));
+
+		// Rename: the key changes in place, the group's folder follows.
+		const backendRow = tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${BACKEND}"]`) as HTMLElement;
+		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Rename") as HTMLElement).click();
+		fill(input(backendRow, "rename"), "11-api-group");
+		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Apply") as HTMLElement).click();
+		await waitFor("the renamed row", () => tab.querySelector('.a2a-group-row[data-group="11-api-group"]'));
+		await settle(h);
+		expect(await h.host.read("A2A/groups/11-api-group/inbox/kept.md")).toBe("kept\n");
+
+		// Remove asks once, then removes.
+		tab = await groupsTab(h);
+		const security = () => tab.querySelector<HTMLElement>('.a2a-group-row[data-group="40-security-group"]');
+		const remove = () => Array.from(security()?.querySelectorAll("button") ?? []).find((b) => b.textContent?.startsWith("Remove")) as HTMLElement;
+		remove().click();
+		expect(remove().textContent).toBe("Remove 40-security-group?");
+		remove().click();
+		await waitFor("the row removed", () => security() === null);
+
+		const text = await h.host.read("A2A/registry.yaml");
+		expect(text.startsWith("# A2A Relay registry:")).toBe(true);
+		expect(text).toContain("max_hops: 8");
+		expect(text).toContain("timeout_seconds: 30");
+		await waitFor("the router's registry", () => h?.parts.relay.router.layout.groupIds().join(",") === `11-api-group,${FRONTEND},30-devops-group,50-qa-group`);
+		expect(h.parts.relay.router.registry.groups.get("50-qa-group")?.description).toBe("Tests the app");
+		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
+	});
+
+	it("edits registry.md when the registry is a note, and says what to do when there is none", async () => {
+		h = await boot({ registry: false, files: { "A2A/registry.md": "---\ngroups:\n  red: {}\n---\n# Our registry\n" } });
+		const tab = await groupsTab(h);
+		fill(input(tab, "new-group-id"), "blue");
+		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		await waitFor("the new row", () => tab.querySelector('.a2a-group-row[data-group="blue"]'));
+		expect(await h.host.read("A2A/registry.md")).toBe("---\ngroups:\n  red: {}\n  blue: {}\n---\n# Our registry\n");
+		expect(await h.host.exists("A2A/registry.yaml")).toBe(false);
+		h.host.closeSettings();
+		await h.host.cleanup();
+
+		h = await boot({ registry: false });
+		const empty = h.host.openSettings("a2a-relay");
+		await waitFor("the empty state", () => empty.querySelector(".a2a-groups-editor .a2a-empty"));
+		expect(empty.querySelector(".a2a-groups-editor .a2a-empty")?.textContent).toContain("Create registry and group folders");
 	});
 });
