@@ -102,9 +102,9 @@ describe("status bar, ribbon, first install, hover and drag", () => {
 		const view = h.host.app.workspace.getLeavesOfType(VIEW_TYPE_AGENT_STATUS)[0].view as unknown as { contentEl: HTMLElement };
 		const link = view.contentEl.querySelector<HTMLElement>(".a2a-decision a.a2a-note-link");
 		const hovered: { linktext: string; source: string }[] = [];
-		const ref = h.host.app.workspace.on("hover-link", (info: { linktext: string; source: string }) => hovered.push(info));
+		const ref = h.host.fakeApp.workspace.on("hover-link", (info: { linktext: string; source: string }) => hovered.push(info));
 		link?.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
-		h.host.app.workspace.offref(ref);
+		h.host.fakeApp.workspace.offref(ref);
 		const inbox = `${box(FRONTEND, "inbox")}/${(await filesIn(h, box(FRONTEND, "inbox")))[0]}`;
 		expect(hovered).toEqual([expect.objectContaining({ linktext: inbox, source: "a2a-relay" })]);
 		const data = new DataTransfer();
