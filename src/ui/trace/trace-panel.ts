@@ -20,6 +20,11 @@ export class TracePanel {
 		private readonly el: HTMLElement,
 	) {}
 
+	/** The next render draws again even when nothing changed (the theme did: Mermaid's colours follow it). */
+	invalidate(): void {
+		this.signature = "";
+	}
+
 	/** Draws the trace (nothing when it did not change since the last call). */
 	async render(traceId: string | null, entries: readonly IndexEntry[], currentPath: string | null): Promise<void> {
 		const signature = JSON.stringify([traceId, currentPath, entries]);

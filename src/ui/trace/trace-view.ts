@@ -68,6 +68,13 @@ export class TraceView extends ItemView {
 		bindNoteLinks(this, this.app, this.state, this.contentEl, { menu: this.noteMenu, missing: (text) => new Notice(text) });
 		this.registerEvent(this.app.workspace.on("file-open", (file) => this.follow(file)));
 		this.registerEvent(this.state.onChanged(() => void this.draw()));
+		// A new theme (light, dark): the diagram is drawn again in its colours.
+		this.registerEvent(
+			this.app.workspace.on("css-change", () => {
+				this.panel?.invalidate();
+				void this.draw();
+			}),
+		);
 		const active = this.app.workspace.getActiveFile();
 		if (this.traceId === null && active) this.follow(active);
 		await this.draw();
