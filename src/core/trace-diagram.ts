@@ -119,11 +119,15 @@ export function traceTable(entries: readonly IndexEntry[], writeTime: TimeWriter
 	return rows.join("\n");
 }
 
-/** The note "Export trace as note" writes: the diagram, then the table. Times as the writer gives them. */
+/**
+ * The note "Export trace as note" writes: the diagram, then the table. Times as the writer gives
+ * them. Its property is `trace`, not `trace_id`: the note is about a conversation, not a message of
+ * it (the Messages base lists notes with a trace_id).
+ */
 export function traceNoteText(traceId: string, entries: readonly IndexEntry[], writeTime: TimeWriter, exportedAt: string): string {
 	return [
 		"---",
-		`trace_id: "${traceId.replace(/["\\]/g, "")}"`,
+		`trace: "${traceId.replace(/["\\]/g, "")}"`,
 		`exported: ${exportedAt}`,
 		`messages: ${traceSteps(entries).length}`,
 		"---",

@@ -124,6 +124,23 @@ describe("compose-message", () => {
 		m.close();
 	});
 
+	it("an artifact picked from the vault is written as a link (clickable, in backlinks, follows renames)", async () => {
+		h = await boot({ settings: { autoRoute: false }, files: { "docs/schema.md": "# Schema\n" } });
+		run(h, "compose-message");
+		const m = await modal(h, "Compose message");
+		fillAll(m, { from: BACKEND, to: FRONTEND, text: "See the schema" });
+		const artifacts = control(m, "artifacts");
+		fill(artifacts, "schema");
+		const pick = Array.from(artifacts.parentElement?.querySelectorAll<HTMLElement>(".suggestion-container .suggestion-item") ?? []).find((el) => el.textContent?.includes("schema.md"));
+		expect(pick).toBeDefined();
+		pick?.click();
+		expect(m.contentEl.querySelector(".a2a-artifact-path")?.textContent).toBe("[[schema]]");
+		for (const name of ["from", "to"]) control(m, name).dispatchEvent(new Event("blur"));
+		await enter(h, m, "timeout");
+		const path = await onlyFileIn(h, box(BACKEND, "outbox"));
+		expect(await body(h, path)).toMatchObject({ artifacts: ["[[schema]]"] });
+	});
+
 	it("escape cancels without writing", async () => {
 		h = await boot();
 		run(h, "compose-message");

@@ -80,7 +80,7 @@ describe("the file menu of a message or agent note", () => {
 		const first = await h.host.read(`A2A/traces/${exported[0]}`);
 		expect(first).toContain("```mermaid\nsequenceDiagram");
 		expect(first).toContain(`| 1 | `);
-		expect(first).toContain(`trace_id: "${traceId}"`);
+		expect(first).toContain(`trace: "${traceId}"`);
 		expect(await h.host.read(`A2A/traces/${exported[1]}`)).not.toBe("");
 	});
 

@@ -84,7 +84,7 @@ describe("traceTable and the exported note", () => {
 
 	it("puts the diagram in a mermaid block and the table below it, with the trace id in the frontmatter", () => {
 		const text = traceNoteText("t-1", [request, answer], (iso) => iso, "2026-01-15T11:00:00.000Z");
-		expect(text.startsWith('---\ntrace_id: "t-1"\nexported: 2026-01-15T11:00:00.000Z\nmessages: 2\n---\n')).toBe(true);
+		expect(text.startsWith('---\ntrace: "t-1"\nexported: 2026-01-15T11:00:00.000Z\nmessages: 2\n---\n')).toBe(true);
 		expect(text).toContain("```mermaid\nsequenceDiagram\n");
 		expect(text).toContain("g0->>g1: query · high · 2026-01-15T10:30:00Z");
 		expect(text.indexOf("| # | Time")).toBeGreaterThan(text.indexOf("```\n"));
