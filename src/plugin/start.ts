@@ -25,7 +25,7 @@ import { exportTrace } from "../ui/trace/export-trace";
 import { TraceView, VIEW_TYPE_TRACE } from "../ui/trace/trace-view";
 import { HOVER_SOURCE } from "../ui/ui-parts";
 import type { UiParts } from "../ui/ui-parts";
-import { describePass } from "../commands/route-now";
+import { describePass } from "../ui/pass-words";
 
 // The composition root: the settings are read first, then each part is built once and handed only
 // what it needs. The relay, the agent store and the decision notices are child components of the

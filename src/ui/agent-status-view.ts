@@ -115,7 +115,7 @@ export class AgentStatusView extends ItemView {
 		this.emptyEl = agentsEl.createDiv({ cls: "a2a-empty a2a-agents-empty a2a-hidden" });
 		this.list = new AgentList(agentsEl, this.grouping, this.filter);
 		this.flow = new MessageFlowPanel(root);
-		bindNoteLinks(this, this.app, this.state, root, { menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
+		bindNoteLinks(this, this.app, this.state, root, { hoverParent: this.leaf, menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
 		this.registerDomEvent(root, "click", (evt) => this.onAction(evt));
 
 		this.registerEvent(this.agents.onChanged((paths) => this.batcher.agents(paths)));

@@ -1,5 +1,5 @@
 import { Keymap, Menu, TFile } from "obsidian";
-import type { App, Component } from "obsidian";
+import type { App, Component, HoverParent } from "obsidian";
 import { locateMessage } from "../obsidian/message-locator";
 import type { MessageRef } from "../obsidian/message-locator";
 import type { RelayState } from "../obsidian/relay-state";
@@ -59,6 +59,8 @@ export function addOpenItems(menu: Menu, app: App, file: TFile): void {
 }
 
 export interface NoteLinkHandlers {
+	/** What shows the hover preview (the view's leaf). */
+	hoverParent: HoverParent;
 	/** Adds the note's own actions to its context menu. */
 	menu?: (menu: Menu, file: TFile) => void;
 	/** Says that a link's note is gone (a notice). */
@@ -93,7 +95,7 @@ export function bindNoteLinks(component: Component, app: App, state: RelayState,
 		const file = el ? resolveLink(app, state, el) : null;
 		// A name with link syntax in it cannot be previewed by link text; it still opens on click.
 		if (!el || !file || /[#^|[\]]/.test(file.path)) return;
-		app.workspace.trigger("hover-link", { event: evt, source: HOVER_SOURCE, hoverParent: component, targetEl: el, linktext: file.path, sourcePath: "" });
+		app.workspace.trigger("hover-link", { event: evt, source: HOVER_SOURCE, hoverParent: handlers.hoverParent, targetEl: el, linktext: file.path, sourcePath: "" });
 	});
 	component.registerDomEvent(container, "dragstart", (evt) => {
 		const el = linkOf(evt);

@@ -1,5 +1,6 @@
 import { Modal, Setting } from "obsidian";
 import type { App } from "obsidian";
+import { FORM_TEXT } from "../strings";
 
 // The shared shape of every modal of the plugin: labelled rows built with Setting, an inline error
 // next to each field (with aria-invalid on its control), one form-level message, and keyboard
@@ -100,7 +101,7 @@ export abstract class FormModal extends Modal {
 		const submit = buttons.createEl("button", { cls: "mod-cta", text: this.submitLabel() });
 		submit.addEventListener("click", () => this.requestSubmit());
 		this.submitButton = submit;
-		const cancel = buttons.createEl("button", { text: "Cancel" });
+		const cancel = buttons.createEl("button", { text: FORM_TEXT.cancel });
 		cancel.addEventListener("click", () => this.close());
 		this.contentEl.addEventListener("keydown", (evt) => this.onKeydown(evt));
 		this.focusFirst();

@@ -7,7 +7,7 @@ import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
 import type { ComposedMessages } from "../../obsidian/composed-messages";
 import { announceWritten } from "../notices/message-notice";
-import { NOTICE_TEXT } from "../strings";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
 import { FormModal } from "./form";
 
 // Retry dead letter: why the message died, the fields that fail (to correct them), and a retry
@@ -34,11 +34,11 @@ export class RetryModal extends FormModal {
 		private readonly composed: ComposedMessages,
 	) {
 		super(app);
-		this.setTitle("Retry dead letter");
+		this.setTitle(FORM_TEXT.retry.title);
 	}
 
 	protected submitLabel(): string {
-		return "Retry";
+		return FORM_TEXT.retry.submit;
 	}
 
 	private rawFields(): Record<string, unknown> {

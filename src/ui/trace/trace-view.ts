@@ -65,7 +65,7 @@ export class TraceView extends ItemView {
 			if (this.traceId) this.exportTrace(this.traceId);
 			else new Notice(VIEW_TEXT.noTraceHere);
 		});
-		bindNoteLinks(this, this.app, this.state, this.contentEl, { menu: this.noteMenu, missing: (text) => new Notice(text) });
+		bindNoteLinks(this, this.app, this.state, this.contentEl, { hoverParent: this.leaf, menu: this.noteMenu, missing: (text) => new Notice(text) });
 		this.registerEvent(this.app.workspace.on("file-open", (file) => this.follow(file)));
 		this.registerEvent(this.state.onChanged(() => void this.draw()));
 		// A new theme (light, dark): the diagram is drawn again in its colours.
