@@ -11,7 +11,7 @@ import { routeNowCommand } from "./route-now";
 
 /** Registers every command of the palette (no default hotkeys; each available only where it applies). */
 export function registerCommands(plugin: Plugin, parts: CommandParts): void {
-	plugin.addCommand({ id: COMMAND_IDS.openAgentStatus, name: COMMAND_NAMES.openAgentStatus, icon: "radio-tower", callback: () => void openAgentStatus(plugin.app) });
+	plugin.addCommand({ id: COMMAND_IDS.openAgentStatus, name: COMMAND_NAMES.openAgentStatus, icon: "radio-tower", callback: () => openAgentStatus(plugin.app) });
 	for (const command of [
 		composeMessageCommand(parts),
 		replyToMessageCommand(parts),

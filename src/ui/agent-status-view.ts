@@ -127,7 +127,7 @@ export class AgentStatusView extends ItemView {
 
 		this.batcher.everything();
 		this.batcher.flushNow();
-		await this.readLog();
+		void this.readLog();
 	}
 
 	async onClose(): Promise<void> {

@@ -5,7 +5,7 @@ import type { GroupQueue } from "../../core/queues";
 import { basename } from "../../core/paths";
 import { describeRegistryError } from "../../core/registry";
 import { parseTime } from "../../core/time";
-import type { RelayState, RouterStatus } from "../../obsidian/relay-state";
+import type { RelayState } from "../../obsidian/relay-state";
 
 // What the message flow section shows, read from the relay (the core computed all of it): queue
 // counts per group, the dead-letter notes newest first, the latest routing decisions (this
@@ -40,6 +40,15 @@ export interface DecisionRow {
 	late?: boolean;
 }
 
+/** Which device routes, as the sidebar says it (no renewal times: they change every few seconds). */
+export interface RouterLine {
+	held: boolean;
+	standby: string;
+	/** The lease holder's device id and name, unless the lease was released. */
+	holderDevice: string | null;
+	holderName: string | null;
+}
+
 export interface FlowState {
 	registryPath: string;
 	registryExists: boolean;
@@ -50,7 +59,7 @@ export interface FlowState {
 	deadLetterCount: number;
 	deadLetters: DeadLetterRow[];
 	recent: DecisionRow[];
-	router: RouterStatus;
+	router: RouterLine;
 	/** A sync conflict copy of the router lease note exists. */
 	leaseConflict: boolean;
 }
@@ -83,6 +92,12 @@ function hasLeaseConflict(app: App, leasePath: string): boolean {
 	return (folder?.children ?? []).some((f) => f.path !== leasePath && f.name.startsWith(stem) && /conflict/i.test(f.name));
 }
 
+function routerLine(state: RelayState): RouterLine {
+	const { held, standby, record } = state.router();
+	const holding = record !== null && !record.released;
+	return { held, standby, holderDevice: holding ? record.device : null, holderName: holding ? record.name : null };
+}
+
 export function readFlowState(app: App, state: RelayState, logRows: readonly DecisionRow[]): FlowState {
 	const registryPath = state.layout().registryPath;
 	const notePath = state.layout().registryNotePath;
@@ -107,7 +122,7 @@ export function readFlowState(app: App, state: RelayState, logRows: readonly Dec
 		deadLetterCount: queues.deadLetters,
 		deadLetters: dead.slice(0, DEAD_LETTERS_SHOWN),
 		recent,
-		router: state.router(),
+		router: routerLine(state),
 		leaseConflict: hasLeaseConflict(app, state.leasePath()),
 	};
 }

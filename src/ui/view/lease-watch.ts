@@ -1,4 +1,4 @@
-import type { RouterStatus } from "../../obsidian/relay-state";
+import type { RouterLine } from "./flow-state";
 
 // Two devices that both believe they route make the lease change hands again and again (each
 // takes it over from the other). This counts the changes of holder seen within a window: three or
@@ -12,8 +12,8 @@ export class LeaseWatch {
 	private changes: number[] = [];
 
 	/** Records what the router says now; true while the lease flips between devices. */
-	observe(router: RouterStatus, now: number): boolean {
-		const holder = router.record && !router.record.released ? router.record.device : null;
+	observe(router: RouterLine, now: number): boolean {
+		const holder = router.holderDevice;
 		if (holder !== null && this.holder !== null && holder !== this.holder) this.changes.push(now);
 		if (holder !== null) this.holder = holder;
 		this.changes = this.changes.filter((t) => now - t < WINDOW_MS);

@@ -66,7 +66,7 @@ export class MessageFlowPanel {
 	private renderRouter(state: FlowState): void {
 		this.routerEl.empty();
 		const { router } = state;
-		const holder = router.record && !router.record.released ? router.record.name : null;
+		const holder = router.holderName;
 		let text: string = VIEW_TEXT.noRouter;
 		if (router.held) text = VIEW_TEXT.routesHere(holder ?? "");
 		else if (holder) text = VIEW_TEXT.routesElsewhere(holder);
