@@ -80,8 +80,13 @@ export function bindNoteLinks(component: Component, app: App, state: RelayState,
 	};
 	component.registerDomEvent(container, "click", open);
 	component.registerDomEvent(container, "auxclick", open);
+	// A right-click anywhere on a row (a decision, a dead letter, an agent) is one on its link.
+	const rowLinkOf = (evt: Event): HTMLElement | null => {
+		const row = evt.target instanceof Element ? evt.target.closest<HTMLElement>(".a2a-link-row, .a2a-agent-row") : null;
+		return linkOf(evt) ?? (row && container.contains(row) ? row.querySelector<HTMLElement>("a.a2a-note-link") : null);
+	};
 	component.registerDomEvent(container, "contextmenu", (evt) => {
-		const el = linkOf(evt);
+		const el = rowLinkOf(evt);
 		const file = el ? resolveLink(app, state, el) : null;
 		if (!file) return;
 		evt.preventDefault();

@@ -61,6 +61,32 @@ describe("notices for rejected and timed-out messages", () => {
 	});
 });
 
+describe("the sidebar acts", () => {
+	it("shows the flow counts at the top; a dead letter's Retry… opens the retry form; a right-click on a row offers its actions", async () => {
+		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: requestNote({ from: BACKEND, to: FRONTEND }).text, [`${box(BACKEND, "outbox")}/lost.md`]: requestNote({ from: BACKEND, to: "99-nowhere-group" }).text } });
+		run(h, "open-agent-status");
+		await settle(h);
+		const el = (h.host.app.workspace.getLeavesOfType(VIEW_TYPE_AGENT_STATUS)[0].view as unknown as { contentEl: HTMLElement }).contentEl;
+		const count = (key: string) => el.querySelector(`.a2a-flow-summary [data-count="${key}"]`)?.getAttribute("data-value");
+		expect([count("in-flight"), count("overdue"), count("dead")]).toEqual(["1", "0", "1"]);
+		// The dead count opens the dead letters.
+		(el.querySelector('.a2a-flow-summary [data-count="dead"]') as HTMLElement).click();
+		expect(el.querySelector<HTMLDetailsElement>(".a2a-dead-letters")?.open).toBe(true);
+		// Its reason is in words, not only on hover; Retry… is right there.
+		const dead = el.querySelector<HTMLElement>(".a2a-dead-item");
+		expect(dead?.querySelector(".a2a-dead-reason")?.textContent).toContain("99-nowhere-group");
+		(dead?.querySelector("button[data-a2a-action=retry]") as HTMLElement).click();
+		const retry = await modal(h, "Retry dead letter");
+		expect(retry.contentEl.textContent).toContain("GROUP_NOT_FOUND");
+		retry.close();
+		// A right-click anywhere on a decision's row: opening, and the message's own actions.
+		const row = el.querySelector<HTMLElement>('.a2a-decision[data-outcome="delivered"] .a2a-decision-detail');
+		row?.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true }));
+		expect(shownMenu()?.titles).toEqual(["Open in new tab", "Open to the right", "Reply…", "Forward…", "Show trace", "Export trace as note"]);
+		shownMenu()?.hide();
+	});
+});
+
 describe("status bar, ribbon, first install, hover and drag", () => {
 	it("the status bar counts what is in flight, overdue and dead, and opens the view", async () => {
 		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: requestNote({ from: BACKEND, to: FRONTEND }).text, [`${box(BACKEND, "outbox")}/lost.md`]: requestNote({ from: BACKEND, to: "99-nowhere-group" }).text } });
