@@ -5,7 +5,7 @@ import type { Registry } from "../core/registry";
 import { setupBases, setupFolders } from "../core/vault-setup";
 import type { ActionVault } from "./vault";
 
-// Initialize A2A vault (the plugin's command and `a2a init`): registry.yaml with the example
+// Create registry and group folders (the plugin's command) and `a2a init`: registry.yaml with the example
 // registry when there is none, then every folder of the layout that is missing, then the bases
 // (Messages.base, Agents.base) for Obsidian's Bases plugin. Never overwrites anything.
 

@@ -2,7 +2,7 @@ import { BOXES } from "./layout";
 import type { VaultLayout } from "./layout";
 
 // What an A2A vault is made of (protocol section 1), the plan `a2a init` and the plugin's
-// Initialize A2A vault both carry out: registry.yaml, then every folder below.
+// Create registry and group folders both carry out: registry.yaml, then every folder below.
 
 /** agents/, dead-letter/, log/, then the boxes of each registry group. */
 export function setupFolders(layout: VaultLayout): string[] {
