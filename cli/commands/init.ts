@@ -7,8 +7,9 @@ import type { Session } from "../session";
 export const INIT_HELP = `Usage: a2a init [--vault DIR] [--root NAME] [--json]
 
 Creates the vault folder DIR when it does not exist; <root>/registry.yaml (with the example groups
-of the A2A Communicator) when it is absent; and the inbox, outbox and archive folders of every
-registry group, plus agents/, dead-letter/ and log/. Never overwrites anything that exists.`;
+of the A2A Communicator) when it is absent; the inbox, outbox and archive folders of every registry
+group, plus agents/, dead-letter/ and log/; and Messages.base and Agents.base for Obsidian's Bases
+plugin. Never overwrites anything that exists.`;
 
 export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const vaultCreated = await createVaultFolderIfMissing(args);
@@ -16,7 +17,7 @@ export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	// The same plan as the plugin's Initialize A2A vault (src/actions/init-vault.ts).
 	const result = await initVault(session.vault, session.root);
 	const { registry, layout } = result;
-	const created = [...(result.registryCreated ? [result.registryPath] : []), ...result.folders];
+	const created = [...(result.registryCreated ? [result.registryPath] : []), ...result.folders, ...result.bases];
 	for (const error of registry.errors) io.err(`registry error: ${describeRegistryError(error)}`);
 	if (session.json) io.out(JSON.stringify({ vault: session.vault.dir, vault_created: vaultCreated, created, groups: layout.groupIds(), registry_errors: registry.errors.length }));
 	else {

@@ -13,6 +13,7 @@ import { FakeHost } from "../../test-support/fake-obsidian/host";
 import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
 import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
 import type { ExpectedAgent } from "../../test-support/fixture-vault";
+import "./page-ui";
 
 interface RelayLike {
 	parts: { relay: { whenIdle(): Promise<void> } };

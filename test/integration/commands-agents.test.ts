@@ -31,7 +31,7 @@ describe("new-agent", () => {
 		const fm = await frontmatter(h, path);
 		expect(fm).toMatchObject({ agent_id: "builder-1", agent_role: "Builds the API", group: DEVOPS, objective: "Ship the users endpoint", status: "spawned", progress_percent: 0 });
 		expect(Number.isNaN(Date.parse(String(fm.spawned_at)))).toBe(false);
-		expect(h.host.openedLinks.map((l) => l.path)).toContain(path);
+		expect(h.host.openedFiles.map((l) => l.path)).toContain(path);
 		await settle(h);
 		expect(h.parts.agents.get(path)?.status).toBe("spawned");
 	});

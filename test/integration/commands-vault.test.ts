@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 import { leaseNoteText } from "../../src/core/lease";
-import { BACKEND, DEVOPS, FRONTEND, available, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
+import { BACKEND, DEVOPS, FRONTEND, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -15,17 +15,18 @@ const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group"];
 describe("init-vault", () => {
 	it("creates registry.yaml and every folder of the layout, then says there is nothing left to create", async () => {
 		h = await boot({ registry: false });
-		expect(available(h, "compose-message")).toBe(false);
+		expect(h.parts.relay.router.layout.groupIds()).toEqual([]);
 		expect(run(h, "init-vault")).toBe(true);
 		await settle(h);
 		expect(await h.host.read("A2A/registry.yaml")).toBe(EXAMPLE_REGISTRY);
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe("Created registry.yaml and 15 folders in A2A (4 groups).");
+		expect(lastNotice(h)).toBe("Created registry.yaml, 15 folders and 2 bases in A2A (4 groups).");
 		// the relay reads the new registry: composing becomes possible
 		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 4);
-		expect(available(h, "compose-message")).toBe(true);
+		expect(await h.host.read("A2A/Messages.base")).toContain("name: In flight");
+		expect(await h.host.read("A2A/Agents.base")).toContain("name: By status");
 
 		run(h, "init-vault");
 		await settle(h);
@@ -42,7 +43,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe("Created 8 folders in A2A (2 groups).");
+		expect(lastNotice(h)).toBe("Created 8 folders and 2 bases in A2A (2 groups).");
 	});
 
 	it("names registry problems in its notice", async () => {
