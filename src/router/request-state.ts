@@ -1,0 +1,46 @@
+import type { IndexEntry } from "../core/message-index";
+import { requestOutcome } from "../core/request-outcome";
+import type { RequestOutcome, RequestOutcomeName } from "../core/request-outcome";
+import { findRequest, readMessage } from "./message-lookup";
+import { placeOf } from "./message-view";
+import type { MessageDetail, Place } from "./message-view";
+import type { Router } from "./router";
+
+// The state of a request as its sender sees it (`a2a wait`, `wait_for_response`): answered,
+// timed_out, rejected or pending, with the response that settles it read whole.
+
+export interface RequestState {
+	state: RequestOutcomeName;
+	/** The request's message_id. */
+	message_id: string;
+	trace_id: string | null;
+	target_group: string | null;
+	/** Where the request is now. */
+	request: Place;
+	/** The target's answer, or the router's timeout or error response (envelope and payload). */
+	response?: MessageDetail;
+	/** The request's dead letter, when the router gave up on it. */
+	dead_letter?: Place;
+}
+
+/** The view of an outcome already worked out from the index; reads the response note. */
+export async function describeOutcome(router: Router, request: IndexEntry, outcome: RequestOutcome): Promise<RequestState> {
+	const view: RequestState = {
+		state: outcome.state,
+		message_id: request.messageId ?? "",
+		trace_id: request.traceId ?? null,
+		target_group: request.targetGroup ?? null,
+		request: placeOf(request.path, request.location),
+	};
+	const moved = outcome.deadLetter ?? router.index.withId(view.message_id).find((e) => e.kind === "request" && e.location.area === "box" && e.location.box === "archive");
+	if (moved) view.request = placeOf(moved.path, moved.location);
+	if (outcome.deadLetter) view.dead_letter = placeOf(outcome.deadLetter.path, outcome.deadLetter.location);
+	if (outcome.response?.messageId) view.response = await readMessage(router, outcome.response.messageId);
+	return view;
+}
+
+/** The state of request `id` now; with `group`, only of a request that group sent. */
+export async function requestState(router: Router, id: string, group?: string): Promise<RequestState> {
+	const request = await findRequest(router, id, group);
+	return describeOutcome(router, request, requestOutcome(router.index, id));
+}
