@@ -95,5 +95,6 @@ export function detailOf(path: string, location: Location, raw: RawMessage): Mes
 	for (const [key, value] of Object.entries(raw.fields)) setOwn(out, key, value);
 	if (out.kind === undefined) out.kind = raw.wrapperKind ?? (raw.fields.request_type !== undefined ? "request" : raw.fields.status !== undefined ? "response" : undefined);
 	const place = placeOf(path, location);
-	return Object.assign(out, { payload: raw.payload }, place) as MessageDetail;
+	const detail: MessageDetail = Object.assign<Record<string, unknown>, { payload: Payload }, Place>(out, { payload: raw.payload }, place);
+	return detail;
 }

@@ -1,7 +1,7 @@
 import type { IndexEntry } from "../core/message-index";
 import { requestOutcome } from "../core/request-outcome";
 import type { RequestOutcome, RequestOutcomeName } from "../core/request-outcome";
-import { findRequest, readMessage } from "./message-lookup";
+import { copiesOf, findRequest, readMessage } from "./message-lookup";
 import { placeOf } from "./message-view";
 import type { MessageDetail, Place } from "./message-view";
 import type { Router } from "./router";
@@ -32,8 +32,9 @@ export async function describeOutcome(router: Router, request: IndexEntry, outco
 		target_group: request.targetGroup ?? null,
 		request: placeOf(request.path, request.location),
 	};
-	const moved = outcome.deadLetter ?? router.index.withId(view.message_id).find((e) => e.kind === "request" && e.location.area === "box" && e.location.box === "archive");
-	if (moved) view.request = placeOf(moved.path, moved.location);
+	// Where the request is now (it has moved since it was found, most likely): its best copy, read afresh.
+	const now = (await copiesOf(router, view.message_id)).find((e) => e.kind === "request");
+	if (now) view.request = placeOf(now.path, now.location);
 	if (outcome.deadLetter) view.dead_letter = placeOf(outcome.deadLetter.path, outcome.deadLetter.location);
 	if (outcome.response?.messageId) view.response = await readMessage(router, outcome.response.messageId);
 	return view;
