@@ -39,6 +39,17 @@ export default defineConfig({
 					hookTimeout: 30000,
 				},
 			},
+			{
+				// Agents and routers as real processes, driven by the official MCP client SDK over stdio.
+				plugins: [markdownAsText],
+				test: {
+					name: "mcp",
+					include: ["test/mcp/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 120000,
+					hookTimeout: 120000,
+				},
+			},
 		],
 	},
 });

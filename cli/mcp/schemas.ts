@@ -84,4 +84,4 @@ export const findingArgs = z.object({
 	next_steps: text("What comes next.").optional(),
 });
 
-export const noArgs = z.object({});
+export const noArgs = z.strictObject({});
