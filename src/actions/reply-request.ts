@@ -4,7 +4,7 @@ import type { IndexEntry } from "../core/message-index";
 import { serialiseMessage } from "../core/message-serialise";
 import { checkOutgoing, refusal } from "../core/outgoing";
 import { refreshIndex } from "../router/index-refresh";
-import { checkedId } from "../router/message-lookup";
+import { checkedId, outboxEntries } from "../router/message-lookup";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
 import { createUnderFreeName } from "./write-note";
@@ -54,6 +54,14 @@ function requestToAnswer(router: Router, id: string, group?: string): IndexEntry
 	return request;
 }
 
+/** Refused when the group already answered the request: its response waits in its outbox or was delivered. */
+async function checkNotAnswered(router: Router, request: IndexEntry, id: string): Promise<void> {
+	const responder = request.targetGroup ?? "";
+	const delivered = router.index.repliesTo(id).find((r) => r.kind === "response" && !r.routerWritten && r.sourceGroup === responder && r.location.area === "box");
+	const pending = delivered ?? (await outboxEntries(router, [responder])).find((e) => e.kind === "response" && e.inReplyTo === id);
+	if (pending) throw new Refused(`${responder} already answered request "${id}" (response ${pending.messageId ?? "?"}, at ${pending.path}): answer each request once`, "message_id");
+}
+
 export async function replyToRequest(router: Router, input: ReplyInput): Promise<SentReply> {
 	const id = checkedId(input.messageId);
 	if (input.status !== "success" && input.status !== "error") throw new Refused(`must be success or error, got "${input.status.slice(0, 40)}"`, "status");
@@ -63,6 +71,7 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	}
 	await refreshIndex(router);
 	const request = requestToAnswer(router, id, input.group);
+	await checkNotAnswered(router, request, id);
 	const now = router.now();
 	const message = buildResponse({ request, status: input.status, answer: input.answer, artifacts, errorCode: input.errorCode, errorMessage: input.errorMessage }, now);
 	const responder = message.envelope.source_group;

@@ -6,6 +6,7 @@ import { isMessagePath, readRawMessage } from "../core/message-parse";
 import { compareForRouting } from "../core/priority";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import { isDeliveredResponse } from "../core/request-outcome";
+import { outboxEntries } from "./message-lookup";
 import { summaryOf } from "./message-view";
 import type { MessageSummary } from "./message-view";
 import { Refused } from "./refused";
@@ -13,8 +14,9 @@ import type { Router } from "./router";
 
 // What waits for a group (`a2a inbox`, `list_inbox`): the requests delivered to it that it has not
 // answered, highest priority first and then the oldest, and the responses to its own requests that
-// it has not taken yet, oldest first. Only the group's inbox folder is read, however large the rest
-// of the vault is.
+// it has not taken yet, oldest first. A request whose answer waits in the group's outbox for the
+// router is answered already: it is not listed (an agent never answers it twice). Only the group's
+// inbox and outbox folders are read, however large the rest of the vault is.
 
 export const INBOX_KINDS = ["requests", "responses", "all"] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
@@ -36,6 +38,7 @@ const deliveredOrder = (a: IndexEntry, b: IndexEntry): number => compareForRouti
 
 export async function listInbox(router: Router, group: string, kind: InboxKind = "all"): Promise<InboxListing> {
 	const folder = inboxFolder(router, group);
+	const replied = new Set(kind === "responses" ? [] : (await outboxEntries(router, [group])).filter((e) => e.kind === "response" && e.inReplyTo).map((e) => e.inReplyTo as string));
 	const requests: { entry: IndexEntry; summary: MessageSummary }[] = [];
 	const responses: { entry: IndexEntry; summary: MessageSummary }[] = [];
 	for (const path of await router.port.list(folder)) {
@@ -47,8 +50,9 @@ export async function listInbox(router: Router, group: string, kind: InboxKind =
 		if (!parsed.ok) continue;
 		const entry = entryFromRaw(path, router.layout.locate(path), parsed.raw);
 		if (!entry.messageId) continue;
-		if (kind !== "responses" && isAwaitingAnswer(entry)) requests.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
-		else if (kind !== "requests" && isDeliveredResponse(entry) && entry.state !== "taken") responses.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
+		if (kind !== "responses" && isAwaitingAnswer(entry)) {
+			if (!replied.has(entry.messageId)) requests.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
+		} else if (kind !== "requests" && isDeliveredResponse(entry) && entry.state !== "taken") responses.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
 	}
 	requests.sort((a, b) => compareForRouting(a.entry, b.entry));
 	responses.sort((a, b) => deliveredOrder(a.entry, b.entry));
