@@ -49,9 +49,15 @@ function rank(entry: IndexEntry): number {
  * outbox, the dead-letter folder, and last a duplicate's dead letter. Refreshes the index first.
  */
 export async function copiesOf(router: Router, id: string): Promise<IndexEntry[]> {
+	const indexed = () => router.index.withId(id).filter((e) => e.kind !== null);
 	await refreshIndex(router);
-	let copies = router.index.withId(id).filter((e) => e.kind !== null);
+	let copies = indexed();
 	if (copies.length === 0) copies = (await outboxEntries(router)).filter((e) => e.messageId === id && e.kind !== null);
+	if (copies.length === 0) {
+		// The router may have carried it out of its outbox between the two looks: look at the index again.
+		await refreshIndex(router);
+		copies = indexed();
+	}
 	return copies.sort((a, b) => rank(a) - rank(b));
 }
 

@@ -34,8 +34,12 @@ export async function traceMessages(router: Router, traceId: string): Promise<Tr
 	if (!isUuidShaped(traceId)) {
 		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
 	}
+	// Outboxes first: a note the router carries on meanwhile is then found in the index, where it went.
+	const waiting = (await outboxEntries(router)).filter((e) => e.traceId === traceId && e.kind !== null);
 	await refreshIndex(router);
-	const entries = [...router.index.inTrace(traceId).filter((e) => e.kind !== null), ...(await outboxEntries(router)).filter((e) => e.traceId === traceId && e.kind !== null)];
+	const indexed = router.index.inTrace(traceId).filter((e) => e.kind !== null);
+	const known = new Set(indexed.map((e) => e.messageId));
+	const entries = [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
 	if (entries.length === 0) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
 	entries.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a.path < b.path ? -1 : 1));
 	const messages: TraceMessage[] = [];
