@@ -1,8 +1,10 @@
 import type { IndexEntry } from "../core/message-index";
+import { readRawMessage } from "../core/message-parse";
+import { MAX_NOTE_BYTES } from "../core/protocol";
 import { requestOutcome } from "../core/request-outcome";
 import type { RequestOutcome, RequestOutcomeName } from "../core/request-outcome";
 import { copiesOf, findRequest, readMessage } from "./message-lookup";
-import { placeOf } from "./message-view";
+import { detailOf, placeOf } from "./message-view";
 import type { MessageDetail, Place } from "./message-view";
 import type { Router } from "./router";
 
@@ -23,6 +25,13 @@ export interface RequestState {
 	dead_letter?: Place;
 }
 
+/** A message read where the index says it is; null when it is no longer there. */
+async function readAt(router: Router, entry: IndexEntry): Promise<MessageDetail | null> {
+	const read = await router.port.read(entry.path, { maxBytes: MAX_NOTE_BYTES });
+	const parsed = read ? readRawMessage(read.text, entry.path) : null;
+	return parsed?.ok ? detailOf(entry.path, entry.location, parsed.raw) : null;
+}
+
 /** The view of an outcome already worked out from the index; reads the response note. */
 export async function describeOutcome(router: Router, request: IndexEntry, outcome: RequestOutcome): Promise<RequestState> {
 	const view: RequestState = {
@@ -36,7 +45,7 @@ export async function describeOutcome(router: Router, request: IndexEntry, outco
 	const now = (await copiesOf(router, view.message_id)).find((e) => e.kind === "request");
 	if (now) view.request = placeOf(now.path, now.location);
 	if (outcome.deadLetter) view.dead_letter = placeOf(outcome.deadLetter.path, outcome.deadLetter.location);
-	if (outcome.response?.messageId) view.response = await readMessage(router, outcome.response.messageId);
+	if (outcome.response) view.response = (await readAt(router, outcome.response)) ?? (await readMessage(router, outcome.response.messageId ?? ""));
 	return view;
 }
 
