@@ -6,18 +6,10 @@ import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import esbuild from "esbuild";
 
 // Agents and a router as real processes of the CLI bundle, for the MCP tests and the MCP benchmark:
 // each agent is `a2a mcp` driven by the official MCP client SDK over stdio, the router is
 // `a2a route --watch`. Nothing here opens a network socket.
-
-/** Builds cli/bin.ts into `dir/a2a.cjs` with esbuild (as the release build does) and returns its path. */
-export async function buildCliBundle(dir: string, repoRoot = process.cwd()): Promise<string> {
-	const outfile = path.join(dir, "a2a.cjs");
-	await esbuild.build({ entryPoints: [path.join(repoRoot, "cli", "bin.ts")], bundle: true, platform: "node", format: "cjs", target: "node20", outfile, logLevel: "silent" });
-	return outfile;
-}
 
 export async function tempDir(prefix: string): Promise<string> {
 	return fs.mkdtemp(path.join(os.tmpdir(), prefix));

@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import esbuild from "esbuild";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { McpAgent, RouterProcess, buildCliBundle, tempDir } from "../../test-support/mcp-agents";
+import { McpAgent, RouterProcess, tempDir } from "../../test-support/mcp-agents";
 import { a2a, makeTempVault } from "./temp-vault";
 import type { TempVault } from "./temp-vault";
 
@@ -8,6 +10,13 @@ import type { TempVault } from "./temp-vault";
 // driven by the official MCP client SDK) and routers (`a2a route --watch`) as real processes. After
 // each test every process it started is stopped (closed, then killed) and its vaults removed, also
 // when the test failed.
+
+/** Builds cli/bin.ts into `dir/a2a.cjs` with esbuild, as the release build does, and returns its path. */
+async function buildCliBundle(dir: string): Promise<string> {
+	const outfile = path.join(dir, "a2a.cjs");
+	await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", outfile, logLevel: "silent" });
+	return outfile;
+}
 
 export interface McpHarness {
 	readonly bundle: string;
