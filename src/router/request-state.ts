@@ -33,16 +33,20 @@ async function readAt(router: Router, entry: IndexEntry): Promise<MessageDetail 
 }
 
 /** The view of an outcome already worked out from the index; reads the response note. */
-export async function describeOutcome(router: Router, request: IndexEntry, outcome: RequestOutcome): Promise<RequestState> {
+export async function describeOutcome(router: Router, request: IndexEntry, found: RequestOutcome): Promise<RequestState> {
+	const id = request.messageId ?? "";
+	// Where the request is now (it has moved since it was found, most likely): its best copy, read afresh,
+	// and the outcome worked out again from that same look (a request only ever moves on).
+	const now = (await copiesOf(router, id)).find((e) => e.kind === "request");
+	const again = requestOutcome(router.index, id);
+	const outcome = again.state !== "pending" ? again : found;
 	const view: RequestState = {
 		state: outcome.state,
-		message_id: request.messageId ?? "",
+		message_id: id,
 		trace_id: request.traceId ?? null,
 		target_group: request.targetGroup ?? null,
 		request: placeOf(request.path, request.location),
 	};
-	// Where the request is now (it has moved since it was found, most likely): its best copy, read afresh.
-	const now = (await copiesOf(router, view.message_id)).find((e) => e.kind === "request");
 	if (now) view.request = placeOf(now.path, now.location);
 	if (outcome.deadLetter) view.dead_letter = placeOf(outcome.deadLetter.path, outcome.deadLetter.location);
 	if (outcome.response) view.response = (await readAt(router, outcome.response)) ?? (await readMessage(router, outcome.response.messageId ?? ""));

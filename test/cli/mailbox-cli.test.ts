@@ -173,7 +173,9 @@ describe("a2a wait", () => {
 		await route();
 		const timedOut = await waiting;
 		expect(timedOut.code).toBe(0);
-		expect(timedOut.json[0]).toMatchObject({ state: "timed_out", request: { where: "dead-letter" }, response: { status: "timeout", error_code: "TIMEOUT", in_reply_to: sent.message_id } });
+		expect(timedOut.json[0]).toMatchObject({ state: "timed_out", response: { status: "timeout", error_code: "TIMEOUT", in_reply_to: sent.message_id } });
+		const after = await a2a(v.dir, "wait", "--message", sent.message_id, "--json");
+		expect(after.json[0]).toMatchObject({ state: "timed_out", request: { where: "dead-letter" }, dead_letter: { where: "dead-letter" } });
 	});
 
 	it("refuses what it cannot wait for (exit 1)", async () => {

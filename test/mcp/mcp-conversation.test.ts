@@ -106,16 +106,22 @@ describe("a2a mcp: a conversation between two agent processes through a router p
 		const outcome = await a.ok<Record<string, any>>("wait_for_response", { message_id: sent.message_id, timeout_seconds: 45 });
 		expect(outcome.state).toBe("timed_out");
 		expect(outcome.response).toMatchObject({ source_group: "a2a-relay", generated_by: "a2a-relay", status: "timeout", error_code: "TIMEOUT", in_reply_to: sent.message_id, where: "inbox", group: BACKEND });
-		expect(outcome.request).toMatchObject({ where: "dead-letter", group: null });
-		expect(outcome.dead_letter.path).toBe(outcome.request.path);
+		// The router writes its timeout response first, then moves the request to the dead-letter folder.
+		const deadLetter = await until("the request in the dead-letter folder", async () => {
+			const request = await a.ok<{ where: string; path: string; state: string }>("read_message", { message_id: sent.message_id });
+			return request.where === "dead-letter" ? request : undefined;
+		});
+		expect(deadLetter.state).toBe("timed_out");
+		const settled = await a.ok<Record<string, any>>("wait_for_response", { message_id: sent.message_id, timeout_seconds: 0 });
+		expect(settled).toMatchObject({ state: "timed_out", request: { where: "dead-letter", path: deadLetter.path }, dead_letter: { path: deadLetter.path } });
 		// B was never answered in time: nothing waits for it any more.
 		expect((await b.ok<{ messages: unknown[] }>("list_inbox", {})).messages).toEqual([]);
 		const taken = await a.ok<{ path: string }>("take_response", { message_id: sent.message_id });
 
 		await router.stop();
 		const files = (await listFiles(vault.dir)).filter((f) => !f.startsWith("A2A/log/"));
-		expect(files).toEqual([outcome.dead_letter.path, taken.path, "A2A/registry.yaml", "A2A/router.md"].sort());
-		expect(await vault.frontmatter(outcome.dead_letter.path)).toMatchObject({ message_id: sent.message_id, state: "timed_out", error_code: "TIMEOUT" });
+		expect(files).toEqual([deadLetter.path, taken.path, "A2A/registry.yaml", "A2A/router.md"].sort());
+		expect(await vault.frontmatter(deadLetter.path)).toMatchObject({ message_id: sent.message_id, state: "timed_out", error_code: "TIMEOUT" });
 		expect(await vault.frontmatter(taken.path)).toMatchObject({ status: "timeout", state: "taken", in_reply_to: sent.message_id });
 		expect(await logRows(vault)).toEqual([
 			{ outcome: "delivered", message: sent.message_id, error: "" },
