@@ -22,8 +22,8 @@ export interface McpHarness {
 	readonly bundle: string;
 	/** A new vault with `a2a init`'s registry and folders (or the registry text given). */
 	vault(registry?: string): Promise<TempVault>;
-	agent(vault: TempVault, group: string, agentName?: string): Promise<McpAgent>;
-	router(vault: TempVault): RouterProcess;
+	agent(vault: Pick<TempVault, "dir">, group: string, agentName?: string): Promise<McpAgent>;
+	router(vault: Pick<TempVault, "dir">): RouterProcess;
 }
 
 export function useMcpHarness(): McpHarness {
