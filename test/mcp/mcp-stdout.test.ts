@@ -47,4 +47,30 @@ describe("a2a mcp on stdio", () => {
 		expect(byId.get(4).structuredContent.path).toMatch(/^A2A\/groups\/10-backend-group\/outbox\//);
 		expect(stderr).toMatch(/a2a mcp \(10-backend-group\): serving/);
 	});
+
+	// The SDK aborts the requests in flight when stdin ends; the wait listens to that signal.
+	it("ends a wait still sleeping when its client goes, and exits", async () => {
+		const vault = await h.vault();
+		const child = spawn(process.execPath, [h.bundle, "mcp", "--vault", vault.dir, "--group", "10-backend-group"], { stdio: ["pipe", "pipe", "pipe"] });
+		children.push(child);
+		let stdout = "";
+		child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+		const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+		const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+		const lines = async (n: number) => {
+			for (let i = 0; i < 400 && stdout.split("\n").filter((l) => l !== "").length < n; i++) await new Promise((r) => setTimeout(r, 25));
+		};
+		send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+		await lines(1);
+		send({ jsonrpc: "2.0", method: "notifications/initialized" });
+		send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "send_request", arguments: { to: "20-frontend-group", type: "query", question: "Anyone?" } } });
+		await lines(2);
+		const sent = (JSON.parse(stdout.split("\n")[1]) as { result: { structuredContent: { message_id: string } } }).result.structuredContent;
+		// No router runs: this wait would sleep its whole 45 s.
+		send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "wait_for_response", arguments: { message_id: sent.message_id, timeout_seconds: 45 } } });
+		await new Promise((r) => setTimeout(r, 300));
+		child.stdin.end();
+		const bound = new Promise<string>((resolve) => setTimeout(() => resolve("still running 20 s after its stdin ended"), 20_000));
+		expect(await Promise.race([exited, bound])).toBe(0);
+	});
 });
