@@ -69,10 +69,9 @@ async function baselineOne(dir: string, i: number): Promise<void> {
 }
 
 async function routerRun(dir: string, count: number): Promise<{ seconds: number; delivered: number }> {
-	const router = new Router(new NodeVault(dir), { concurrency: ROUTER_CONCURRENCY });
+	const router = new Router(new NodeVault(dir));
 	const start = process.hrtime.bigint();
 	await router.loadRegistry();
-	await router.buildIndex();
 	const report = await router.pass();
 	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 	return { seconds, delivered: report.decisions.filter((d) => d.outcome === "delivered").length };

@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { printReport } from "./commands/route";
+import { printReport } from "./route-report";
 import { checkRegistry } from "./session";
 import type { Session } from "./session";
 

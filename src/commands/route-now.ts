@@ -21,7 +21,7 @@ const OUTCOME_WORDS: Record<Outcome, string> = {
 
 /** "Routed 3 messages: 2 delivered, 1 rejected", "Nothing to route", or why nothing ran. */
 function describePass(report: PassReport, registryUsable: boolean): string {
-	if (report.busy) return "Another router is working on this vault right now; try again in a moment.";
+	if (report.busy) return `Not routing on this device: ${report.standby ?? "another router routes this vault"}.`;
 	if (!registryUsable) return "Nothing routed: the registry is missing or unreadable. Run Initialize A2A vault, or fix registry.yaml.";
 	const counts = new Map<Outcome, number>();
 	for (const d of report.decisions) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);

@@ -43,7 +43,7 @@ export function isCopyOf(copyText: string, copyPath: string, sourceText: string,
 }
 
 /** Router fields whose value is a time: they differ between two stamps of one note. */
-const TIME_FIELDS = new Set(["created", "delivered_at", "expires_at", "answered_at", "dead_at"]);
+const TIME_FIELDS = new Set(["created", "delivered_at", "expires_at", "answered_at", "dead_at", "processing_time_ms"]);
 
 /** True when two texts the router wrote for one note differ at most in the times it stamped. */
 export function sameApartFromTimes(a: string, b: string, path: string): boolean {

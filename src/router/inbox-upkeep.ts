@@ -5,7 +5,7 @@ import { basename } from "../core/paths";
 import { ROUTER_SENDER } from "../core/protocol";
 import { WRITE_INTO_OUTBOX } from "../core/routing";
 import { nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
-import type { PassReport, Router } from "./router";
+import type { PassContext, PassReport } from "./pass-context";
 
 // The inboxes' side of a pass: rule 8 (retries, then TIMEOUT), the notes that appeared in an inbox
 // without the router (rule 7: "write into your outbox"), and the steps an interruption left half
@@ -13,7 +13,7 @@ import type { PassReport, Router } from "./router";
 // an idle pass reads nothing.
 
 export class InboxUpkeep {
-	constructor(private readonly router: Router) {}
+	constructor(private readonly router: PassContext) {}
 
 	async run(report: PassReport): Promise<void> {
 		const router = this.router;

@@ -122,6 +122,10 @@ export class IndexSync {
 		}
 		if (location.area === "box" && location.box === "outbox") {
 			// Outbox notes are read when they are routed; until then the index only counts them.
+			if (!(await this.port.stat(path))) {
+				this.index.remove(path);
+				return undefined;
+			}
 			const entry: IndexEntry = { path, location, kind: null, route: [] };
 			this.index.set(entry);
 			return entry;

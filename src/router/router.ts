@@ -16,17 +16,22 @@ import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import { emptyRegistry } from "../core/registry";
 import { routerResponse } from "../core/responses";
+import type { RouterResponseInput } from "../core/responses";
 import { decideOutboxNote, traceOf } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import { quarantineText, stampDead, stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
+import { Housekeeping } from "./housekeeping";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
 import { NoteWriter } from "./note-writer";
 import { loadRegistry } from "./registry-loader";
+import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile, VaultPort } from "./vault-port";
+
+export type { PassReport, QueuedNote };
 import type { DeviceIdentity, RouteOnDevice } from "../core/lease";
 
 // The post office, written once against the vault port: the same code routes inside Obsidian (on
@@ -54,17 +59,6 @@ export interface RouterOptions {
 	yieldNow?: () => Promise<void>;
 }
 
-export interface PassReport {
-	decisions: RoutingDecision[];
-	/** Outbox notes that wait for their writer (rule 2). */
-	waiting: string[];
-	/** True when this router does not hold the lease and did nothing. */
-	busy: boolean;
-	/** Why this router does not route, when busy. */
-	standby?: string;
-	/** Notes that could not be dealt with, and why (the pass went on without them). */
-	failures: { path: string; error: string }[];
-}
 
 /** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
 function hasRouterStamps(text: string): boolean {
@@ -72,16 +66,10 @@ function hasRouterStamps(text: string): boolean {
 	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
 }
 
-export interface QueuedNote {
-	path: string;
-	/** The group whose outbox holds the note ("" when none). */
-	group: string;
-	read: ReadFile;
-	priority?: string;
-	created?: string;
-}
+/** Enough of an oversize note to find its envelope (the frontmatter may be at most 8 KB). */
+const HEAD_CHARS = 16 * 1024;
 
-export class Router {
+export class Router implements PassContext {
 	registry: Registry = emptyRegistry([], false);
 	layout: VaultLayout;
 	readonly root: string;
@@ -91,6 +79,7 @@ export class Router {
 	readonly log: LogWriter;
 	private readonly writer: NoteWriter;
 	private readonly upkeep: InboxUpkeep;
+	readonly housekeeping: Housekeeping;
 	private readonly clock: () => number;
 	private readonly reportedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
@@ -117,6 +106,7 @@ export class Router {
 			localLock: options.localLock,
 		});
 		this.upkeep = new InboxUpkeep(this);
+		this.housekeeping = new Housekeeping(this);
 	}
 
 	get index(): MessageIndex {
@@ -146,7 +136,7 @@ export class Router {
 	 * One routing pass under the lease: route outbox notes (all of them, or only `paths`), keep the
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
-	async pass(paths?: string[]): Promise<PassReport> {
+	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
 		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
 		if (!this.registry.usable) return report;
 		if (!(await this.lease.ensure())) {
@@ -159,9 +149,10 @@ export class Router {
 		if (queue.length > 0) await this.indexSync.ensureHistory();
 		for (const note of queue) {
 			if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
-			await this.guarded(note.path, report, () => this.routeNote(note, report));
+			await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 		}
 		await this.upkeep.run(report);
+		await this.guarded(this.layout.root, report, () => this.housekeeping.runIfDue());
 		return report;
 	}
 
@@ -207,16 +198,19 @@ export class Router {
 		return queue.sort(compareForRouting);
 	}
 
-	/** Rule 1: an ignored file is listed once by each router, never written to the log. */
+	/**
+	 * Rule 1: an ignored file is listed once by each router, never written to the log. The temporary
+	 * files of a writer of this project (they live for a moment) are not listed at all.
+	 */
 	private reportIgnored(path: string, reason: string, report: PassReport): void {
-		if (this.reportedIgnores.has(path)) return;
+		if (this.reportedIgnores.has(path) || /^\.a2a-.*\.tmp$/.test(basename(path))) return;
 		this.reportedIgnores.add(path);
 		report.decisions.push({ outcome: "ignored", path, reason, time: this.clock() });
 	}
 
-	private async routeNote(note: QueuedNote, report: PassReport): Promise<void> {
+	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
-		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs: this.graceMs });
+		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
 		if (verdict.action === "wait") report.waiting.push(note.path);
 		else if (verdict.action === "ignore") this.reportIgnored(note.path, verdict.reason, report);
@@ -316,6 +310,8 @@ export class Router {
 	 * very note (a pass interrupted between the copy and the removal), the delivery is finished.
 	 */
 	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
+		// The copy is at one of this note's own names, and says what the note says.
+		if (!candidateNames(basename(note.path), existing.messageId).includes(basename(existing.path))) return null;
 		const copy = await this.port.read(existing.path);
 		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
 		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";
@@ -330,7 +326,9 @@ export class Router {
 		const full = await this.port.read(note.path);
 		if (!full) return;
 		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
-		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, undefined, true, false);
+		// Decided on its size alone; its head is read only to say which message it was.
+		const head = readRawMessage(full.text.slice(0, HEAD_CHARS), note.path, false);
+		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, head.ok ? head.raw : undefined, true, false);
 		if (decision) report.decisions.push(decision);
 	}
 
@@ -341,19 +339,22 @@ export class Router {
 	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
 		const id = this.messageIdOf(note, raw);
 		const now = this.clock();
-		const sender = typeof raw?.fields.source_group === "string" && this.layout.hasGroup(raw.fields.source_group) ? raw.fields.source_group : note.group;
+		// The sender is the group whose outbox held the note, whatever the note claims.
+		const sender = note.group;
 		const deadLetterPath = joinPath(this.layout.deadLetterFolder, basename(note.path));
 		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
 		if (notify && this.layout.hasGroup(sender)) {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
 			await this.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: note.read.text, now });
 		}
-		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId)) };
+		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId, raw)) };
 		return this.transfer(note, this.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });
 	}
 
-	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string): Record<string, unknown> {
-		const fields: Record<string, unknown> = { message_id: id, source_group: note.group };
+	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string, raw?: RawMessage): Record<string, unknown> {
+		const fields: Record<string, unknown> = { message_id: id };
+		if (note.group !== "") fields.source_group = note.group;
+		if (typeof raw?.fields.target_group === "string") fields.target_group = raw.fields.target_group;
 		if (traceId && isUuidShaped(traceId)) fields.trace_id = traceId;
 		stampDead(fields, code, reason, now, "dead", id);
 		return fields;
@@ -374,7 +375,7 @@ export class Router {
 	}
 
 	/** Writes an error or timeout response into the sender's inbox (once: its name derives from what it reports). */
-	async sendRouterResponse(input: Parameters<typeof routerResponse>[0]): Promise<void> {
+	async sendRouterResponse(input: RouterResponseInput): Promise<void> {
 		const inbox = this.layout.box(input.sender, "inbox");
 		if (!inbox) return;
 		const response = routerResponse(input);

@@ -17,6 +17,8 @@ export interface Watcher {
 }
 
 export interface CliBundle {
+	/** The bundle's file, for tests that must start it through a shell (pipes). Valid inside tests. */
+	path(): string;
 	/** Starts `a2a ...args` as a child process of the bundle; it is SIGKILLed after the test if still running. */
 	spawn(args: string[]): ChildProcess;
 	/** Starts `a2a route --watch --json --interval 20` on `dir`, collecting its stdout lines. */
@@ -53,6 +55,7 @@ export function useCliBundle(): CliBundle {
 	};
 
 	return {
+		path: () => bundle,
 		spawn: spawnCli,
 		startWatcher(dir) {
 			const child = spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir]);

@@ -179,7 +179,7 @@ describe("forward-message", () => {
 		fill(control(m, "to"), BACKEND);
 		const warning = () => m.contentEl.querySelector(".a2a-forward-warning")?.textContent ?? "";
 		expect(warning()).toContain("CYCLE_DETECTED");
-		expect(warning()).toContain(`${BACKEND} has already taken part`);
+		expect(warning()).toContain(`${BACKEND} is already on this request's chain`);
 		control(m, "to").dispatchEvent(new Event("blur"));
 		await enter(h, m, "to");
 		expect(isOpen(m)).toBe(true);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { leaseNoteText } from "../../src/core/lease";
 import { BACKEND, DEVOPS, FRONTEND, available, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
@@ -70,13 +71,14 @@ describe("route-now", () => {
 		expect(lastNotice(h)).toBe("Nothing to route.");
 	});
 
-	it("says when another router holds the vault", async () => {
+	it("says which device routes when another one holds the lease", async () => {
 		h = await boot();
-		await h.host.fakeApp.vault.adapter.write("A2A/.router.lock", JSON.stringify({ holder: "someone-else", at: Date.now(), host: "cli" }));
+		const now = new Date().toISOString();
+		const lease = leaseNoteText({ device: "cli@build-server", name: "a2a route --watch on build-server", since: now, renewed: now, renewal: 7, yields: false, released: false });
+		await h.host.fakeApp.vault.adapter.write("A2A/router.md", lease);
 		run(h, "route-now");
 		await settle(h);
-		expect(lastNotice(h)).toBe("Another router is working on this vault right now; try again in a moment.");
-		await h.host.fakeApp.vault.adapter.remove("A2A/.router.lock");
+		expect(lastNotice(h)).toBe(`Not routing on this device: a2a route --watch on build-server routes this vault (last renewal ${now}).`);
 	});
 
 	it("says when there is no registry", async () => {

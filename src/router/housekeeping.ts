@@ -1,0 +1,51 @@
+import { basename } from "../core/paths";
+import type { PassContext } from "./pass-context";
+
+// What the router tidies now and then: temporary files a killed writer left behind (hidden
+// `.a2a-….tmp` files of this project's writers, removed once they are older than a minute: no
+// writer takes that long over one note), and the rows of a routing log's sync-conflict copies,
+// merged into the log.
+
+const STALE_TEMP_MS = 60_000;
+/** How often a long-running router tidies (a one-shot `a2a route` tidies once). */
+const EVERY_MS = 10 * 60_000;
+
+export const TEMP_NAME = /^\.a2a-.*\.tmp$/;
+
+export class Housekeeping {
+	private lastRun = Number.NEGATIVE_INFINITY;
+	/** Temporary files removed so far (for reports and tests). */
+	removedTemps = 0;
+
+	constructor(private readonly router: PassContext) {}
+
+	async runIfDue(): Promise<void> {
+		const now = this.router.now();
+		if (now - this.lastRun < EVERY_MS) return;
+		this.lastRun = now;
+		await this.removeStaleTemps(now);
+		await this.router.log.mergeConflictCopies();
+	}
+
+	/**
+	 * The folders this project's writers create files in (archives only ever receive moves, which
+	 * leave no temporary file, so their long listings are not read).
+	 */
+	private folders(): string[] {
+		const layout = this.router.layout;
+		const boxes = layout.groupIds().flatMap((g) => [layout.box(g, "inbox") as string, layout.box(g, "outbox") as string]);
+		return [layout.root, layout.logFolder, layout.deadLetterFolder, ...boxes];
+	}
+
+	private async removeStaleTemps(now: number): Promise<void> {
+		const port = this.router.port;
+		for (const folder of this.folders()) {
+			for (const path of await port.list(folder)) {
+				if (!TEMP_NAME.test(basename(path))) continue;
+				const info = await port.stat(path);
+				if (!info || now - info.mtime < STALE_TEMP_MS) continue;
+				if ((await port.remove(path)) === "done") this.removedTemps++;
+			}
+		}
+	}
+}
