@@ -2,9 +2,11 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { version } from "../../package.json";
 import { checkedAgentName } from "../../src/actions/agent-update";
 import { unknownGroupReason } from "../../src/core/group-reasons";
+import { keepIndexFreshWith } from "../../src/router/index-refresh";
 import { UsageError, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { serialQueue } from "../mcp/context";
+import { IndexWatch } from "../mcp/index-watch";
 import type { McpContext } from "../mcp/context";
 import { MCP_TOOL_NAMES, buildMcpServer } from "../mcp/server";
 import { checkRegistry, openSession } from "../session";
@@ -29,6 +31,9 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	checkRegistry(session);
 	const { router, vault } = session;
 	if (!router.layout.hasGroup(group)) throw new UsageError(`--group: ${unknownGroupReason(group, router.layout.groupIds())}`);
+	// A long-lived reader: file events keep the index in step, so a tool call reads only what changed.
+	const watch = new IndexWatch(router, (p) => vault.abs(p));
+	keepIndexFreshWith(router, () => watch.refresh());
 	const ctx: McpContext = { vault, router, group, agent, serial: serialQueue(), log: (line) => io.err(`a2a mcp (${group}): ${line}`) };
 	const server = buildMcpServer(ctx, version);
 	const transport = new StdioServerTransport();
@@ -38,5 +43,6 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	await server.connect(transport);
 	ctx.log(`serving ${vault.dir} over stdio${agent ? ` as agent ${agent}` : ""}`);
 	await closed;
+	watch.close();
 	return 0;
 }

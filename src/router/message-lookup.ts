@@ -22,10 +22,15 @@ export function checkedId(id: string, field = "message_id"): string {
 }
 
 /** The notes waiting in outboxes (all groups', or one group's), read into entries the index does not hold. */
-export async function outboxEntries(router: Router, groups = router.layout.groupIds()): Promise<IndexEntry[]> {
+export function outboxEntries(router: Router, groups = router.layout.groupIds()): Promise<IndexEntry[]> {
+	return boxEntries(router, "outbox", groups);
+}
+
+/** The notes of one box of some groups as they are on disk now (the index may lag behind a change of a moment ago). */
+export async function boxEntries(router: Router, box: "inbox" | "outbox", groups: string[]): Promise<IndexEntry[]> {
 	const out: IndexEntry[] = [];
 	for (const group of groups) {
-		const folder = router.layout.box(group, "outbox");
+		const folder = router.layout.box(group, box);
 		if (folder === null) continue;
 		for (const path of await router.port.list(folder)) {
 			if (ignoreReason(path) || !isMessagePath(path)) continue;
@@ -54,8 +59,8 @@ export async function copiesOf(router: Router, id: string): Promise<IndexEntry[]
 	let copies = indexed();
 	if (copies.length === 0) copies = (await outboxEntries(router)).filter((e) => e.messageId === id && e.kind !== null);
 	if (copies.length === 0) {
-		// The router may have carried it out of its outbox between the two looks: look at the index again.
-		await refreshIndex(router);
+		// The router may have carried it out of its outbox between the two looks: look at everything again.
+		await refreshIndex(router, { thorough: true });
 		copies = indexed();
 	}
 	return copies.sort((a, b) => rank(a) - rank(b));
