@@ -3,7 +3,7 @@ import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { serialiseMessage } from "../core/message-serialise";
 import { checkOutgoing, refusal } from "../core/outgoing";
-import { refreshIndex } from "../router/index-refresh";
+import { refreshFolders, refreshIndex } from "../router/index-refresh";
 import { checkedId, outboxEntries } from "../router/message-lookup";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
@@ -54,12 +54,22 @@ function requestToAnswer(router: Router, id: string, group?: string): IndexEntry
 	return request;
 }
 
-/** Refused when the group already answered the request: its response waits in its outbox or was delivered. */
+/**
+ * Refused when the group already answered the request. The response is looked for where the router
+ * carries it, in that order: the group's outbox (waiting), the requester's inbox (delivered), the
+ * requester's archive (taken). Each is read from the disk now, so a response on its way from one to
+ * the next is seen in one of them, however fresh the index is.
+ */
 async function checkNotAnswered(router: Router, request: IndexEntry, id: string): Promise<void> {
 	const responder = request.targetGroup ?? "";
-	const delivered = router.index.repliesTo(id).find((r) => r.kind === "response" && !r.routerWritten && r.sourceGroup === responder && r.location.area === "box");
-	const pending = delivered ?? (await outboxEntries(router, [responder])).find((e) => e.kind === "response" && e.inReplyTo === id);
-	if (pending) throw new Refused(`${responder} already answered request "${id}" (response ${pending.messageId ?? "?"}, at ${pending.path}): answer each request once`, "message_id");
+	const ours = (e: IndexEntry) => e.kind === "response" && e.inReplyTo === id && e.sourceGroup === responder;
+	let found = (await outboxEntries(router, [responder])).find(ours);
+	if (!found && request.sourceGroup) {
+		const requester = request.sourceGroup;
+		await refreshFolders(router, [router.layout.box(requester, "inbox"), router.layout.box(requester, "archive")].filter((f): f is string => f !== null));
+		found = router.index.repliesTo(id).find((r) => ours(r) && !r.routerWritten && r.location.area === "box" && r.location.box !== "outbox");
+	}
+	if (found) throw new Refused(`${responder} already answered request "${id}" (response ${found.messageId ?? "?"}, at ${found.path}): answer each request once`, "message_id");
 }
 
 export async function replyToRequest(router: Router, input: ReplyInput): Promise<SentReply> {
@@ -70,6 +80,8 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 		throw new Refused(input.status === "error" ? "say what went wrong" : "write the answer (or give artifacts)", "answer");
 	}
 	await refreshIndex(router);
+	// A request delivered a moment ago may not be indexed yet by a cheap refresh: look at everything then.
+	if (!router.index.withId(id).some((e) => e.kind === "request")) await refreshIndex(router, { thorough: true });
 	const request = requestToAnswer(router, id, input.group);
 	await checkNotAnswered(router, request, id);
 	const now = router.now();

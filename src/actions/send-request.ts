@@ -66,7 +66,12 @@ export async function sendRequest(router: Router, input: SendInput): Promise<Sen
 	checkInput(router, input);
 	let { traceId, hopCount, parentId } = input;
 	if (traceId !== undefined || parentId !== undefined) {
-		const parent = parentOf(router.index, traceId ?? "", input.from, parentId);
+		let parent = parentOf(router.index, traceId ?? "", input.from, parentId);
+		// A parent delivered a moment ago may not be indexed yet by a cheap refresh: look at everything then.
+		if (parent === "missing") {
+			await refreshIndex(router, { thorough: true });
+			parent = parentOf(router.index, traceId ?? "", input.from, parentId);
+		}
 		if (parent === "missing") throw new Refused(`no request with message_id "${parentId ?? ""}" was delivered to ${input.from}: give the id of a request ${input.from} is handling, or leave it out`, "parent_id");
 		if (parent) {
 			traceId ??= parent.traceId;
