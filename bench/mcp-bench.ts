@@ -40,6 +40,7 @@ async function round(bundle: string, pairs: number): Promise<McpRound> {
 		const result = await runLoad({ agents, pairsPerAgent: Math.ceil(pairs / GROUPS.length) });
 		const total = Math.ceil(pairs / GROUPS.length) * GROUPS.length;
 		const twice = [...result.replyCounts.values(), ...result.takenCounts.values()].filter((n) => n > 1).length;
+		if (twice > 0) console.error(`replied twice: ${[...result.replyCounts].filter(([, n]) => n > 1).map(([id]) => id).join(", ")}; taken twice: ${[...result.takenCounts].filter(([, n]) => n > 1).map(([id]) => id).join(", ")}`);
 		return {
 			pairs: total,
 			seconds: result.durationMs / 1000,
