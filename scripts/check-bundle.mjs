@@ -2,7 +2,9 @@
 // and that the CLI bundle was built. Run after `npm run build`; exits non-zero on any failure.
 //
 //   node scripts/check-bundle.mjs [path/to/main.js]
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
@@ -59,6 +61,11 @@ function checkMain() {
 	const dynamicRequires = (code.match(/\brequire\s*\(\s*[^"'`\s)]/g) ?? []).length;
 	if (dynamicRequires > 0) note(`main.js has ${dynamicRequires} require(...) call(s) with a computed argument; check they cannot load a Node module`);
 
+	// Network code lives in the CLI bundle only: nothing of the MCP SDK (or of any JSON-RPC server) in the plugin.
+	const networkMarks = MCP_MARKS.filter((mark) => code.includes(mark));
+	if (networkMarks.length === 0) pass("main.js holds no MCP code (the MCP server lives in the CLI bundle only)");
+	else fail(`main.js holds no MCP code: it contains ${networkMarks.map((m) => JSON.stringify(m)).join(", ")}`);
+
 	// Obsidian's guidelines forbid building DOM from HTML strings.
 	const htmlSinks = ["innerHTML", "outerHTML", "insertAdjacentHTML"].filter((sink) => code.includes(sink));
 	if (htmlSinks.length === 0) pass("main.js does not use innerHTML, outerHTML or insertAdjacentHTML");
@@ -92,7 +99,10 @@ function checkMain() {
 	else fail(`the exported class extends obsidian's Plugin`);
 }
 
-function checkCli() {
+/** Strings only the MCP SDK's code holds (they survive minification): method names and its meta key. */
+const MCP_MARKS = ["tools/call", "notifications/initialized", "io.modelcontextprotocol/"];
+
+async function checkCli() {
 	if (!existsSync(cliPath)) {
 		fail("dist/cli.cjs exists (run `npm run build` first)");
 		return;
@@ -100,6 +110,47 @@ function checkCli() {
 	const size = statSync(cliPath).size;
 	if (size === 0) fail("dist/cli.cjs exists: it is empty");
 	else pass(`dist/cli.cjs exists (${(size / 1024).toFixed(1)} KiB)`);
+	const code = readFileSync(cliPath, "utf8");
+	const missing = MCP_MARKS.filter((mark) => !code.includes(mark));
+	if (missing.length === 0) pass("dist/cli.cjs holds the MCP server (so the check on main.js would see it there)");
+	else fail(`dist/cli.cjs holds the MCP server: ${missing.join(", ")} not found`);
+	await checkMcpHandshake();
+}
+
+/** `a2a mcp` on a fresh vault answers an MCP initialize on stdout, and exits 0 when stdin ends. */
+async function checkMcpHandshake() {
+	const vault = mkdtempSync(join(tmpdir(), "a2a-check-bundle-"));
+	try {
+		const init = spawnSync(process.execPath, [cliPath, "init", "--vault", vault], { encoding: "utf8" });
+		if (init.status !== 0) return fail(`a2a init runs: ${init.stderr}`);
+		const child = spawn(process.execPath, [cliPath, "mcp", "--vault", vault, "--group", "10-backend-group"], { stdio: ["pipe", "pipe", "pipe"] });
+		let stdout = "";
+		const exited = new Promise((done) => child.on("close", (status) => done(status)));
+		const answered = new Promise((done) => {
+			child.stdout.on("data", (chunk) => {
+				stdout += chunk.toString("utf8");
+				if (stdout.includes("\n")) done(true);
+			});
+			setTimeout(() => done(false), 15000);
+		});
+		const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "check-bundle", version: "0" } } };
+		child.stdin.write(`${JSON.stringify(initialize)}\n`);
+		const ok = await answered;
+		child.stdin.end();
+		const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+		const status = await exited;
+		clearTimeout(timer);
+		let reply = null;
+		try {
+			reply = JSON.parse(stdout.split("\n")[0]);
+		} catch {
+			// not JSON: reported below
+		}
+		if (ok && reply?.result?.serverInfo?.name === "a2a-relay" && status === 0) pass(`dist/cli.cjs runs a2a mcp: initialize answered (protocol ${reply.result.protocolVersion}), exit 0 at the end of stdin`);
+		else fail(`dist/cli.cjs runs a2a mcp: answer ${JSON.stringify(stdout.slice(0, 200))}, exit status ${status}`);
+	} finally {
+		rmSync(vault, { recursive: true, force: true });
+	}
 }
 
 // Every value the obsidian typings export, as an inert stand-in: classes as empty classes (so
@@ -130,6 +181,6 @@ function fakeObsidian() {
 }
 
 checkMain();
-checkCli();
+await checkCli();
 console.log(failures === 0 ? "check-bundle: all checks passed" : `check-bundle: ${failures} check(s) failed`);
 process.exitCode = failures === 0 ? 0 : 1;
