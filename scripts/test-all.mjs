@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./find-chromium.mjs";
+import { ensureSyncTools } from "./sync-tools.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (pkg, file) => join(root, "node_modules", pkg, file);
@@ -279,6 +280,12 @@ await checkStep("typecheck plugin", "tsc -noEmit -p tsconfig.json", process.exec
 await checkStep("typecheck tests and CLI", "tsc -noEmit -p tsconfig.node.json", process.execPath, [bin("typescript", "bin/tsc"), "-noEmit", "-p", "tsconfig.node.json"], { timeoutMs: 10 * MINUTE });
 await checkStep("lint", "eslint --max-warnings 0 .", process.execPath, [bin("eslint", "bin/eslint.js"), "--max-warnings", "0", "."], { timeoutMs: 10 * MINUTE });
 await checkStep("import graph", "node scripts/check-imports.mjs", process.execPath, [join(root, "scripts", "check-imports.mjs")], { timeoutMs: 5 * MINUTE });
+try {
+	// Before the tests that need them; a missing tool fails those tests, with this message above them.
+	ensureSyncTools();
+} catch (error) {
+	console.log(`\n${error.message}`);
+}
 await vitestStep();
 const [npmCommand, npmArgs] = npm(["run", "build"]);
 const buildOk = await checkStep("build", "npm run build", npmCommand, npmArgs, { timeoutMs: 10 * MINUTE });

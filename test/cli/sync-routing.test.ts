@@ -55,6 +55,15 @@ async function twoVaults(): Promise<{ a: Side; b: Side }> {
 	return { a, b };
 }
 
+/** Debian's libfaketime (package `faketime`): shifts the clock of the process it is preloaded into. */
+async function libfaketime(): Promise<string> {
+	for (const dir of ["/usr/lib/x86_64-linux-gnu/faketime", "/usr/lib/aarch64-linux-gnu/faketime", "/usr/lib/faketime"]) {
+		const lib = path.join(dir, "libfaketime.so.1");
+		if (await fs.stat(lib).then(() => true, () => false)) return lib;
+	}
+	throw new Error("libfaketime.so.1 not found: install Debian's faketime package");
+}
+
 const TRACE = (i: number) => `${(0x50000000 + i).toString(16)}-aaaa-4bbb-8ccc-${i.toString(16).padStart(12, "0")}`;
 
 interface Sent {
@@ -245,7 +254,9 @@ describe("many devices, one post office (real Syncthing)", () => {
 		const { a, b } = await twoVaults();
 		const routerA = cli.startWatcher(a.dir, { env: { A2A_DEVICE: "device-a" }, extra: ["--margin", String(MARGIN_S)] });
 		await pollUntil("the lease of side a reaches side b", 30_000, async () => (parseLease(await fs.readFile(path.join(b.dir, "A2A/router.md"), "utf8").catch(() => null))?.device === "device-a" ? null : "not yet"));
-		const skewed = cli.startWatcher(b.dir, { env: { A2A_DEVICE: "device-b" }, extra: ["--margin", String(MARGIN_S)], prefix: ["faketime", "-f", "+10m"] });
+		// libfaketime preloaded into the router itself (the `faketime` wrapper forks and would not pass SIGTERM on).
+		const skewed = cli.startWatcher(b.dir, { env: { A2A_DEVICE: "device-b", LD_PRELOAD: await libfaketime(), FAKETIME: "+10m" }, extra: ["--margin", String(MARGIN_S)] });
+		expect(skewed.child.pid).toBeGreaterThan(0);
 		// Three margins: side a renews every quarter of one, side b sees each renewal arrive.
 		const sent: Sent[] = [];
 		for (let i = 0; i < 6; i++) {
