@@ -55,7 +55,7 @@ interface Io {
 }
 
 const COMMANDS: Record<string, Command> = {
-	init: { help: INIT_HELP, flags: { values: [], booleans: [] }, run: runInit },
+	init: { help: INIT_HELP, flags: { values: [], booleans: ["registry-note"] }, run: runInit },
 	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval", "margin"], booleans: ["watch"] }, run: runRoute },
 	send: {
 		help: SEND_HELP,

@@ -1,5 +1,6 @@
 import { isStale } from "../src/core/agent";
 import type { AgentRecord } from "../src/core/agent";
+import { parseLease } from "../src/core/lease";
 import { queueSummary } from "../src/core/queues";
 import type { GroupQueue } from "../src/core/queues";
 import { refreshIndex } from "../src/router/index-refresh";
@@ -40,6 +41,10 @@ export interface SummaryRow {
 	groups: number;
 	dead_letters: number;
 	registry_errors: number;
+	/** Who routes this vault, from the lease note (null when no router ever did). */
+	router: { device: string; name: string; renewed: string; released: boolean } | null;
+	/** Things worth knowing about the registry (both forms present, a form a sync service may not carry). */
+	registry_warnings: string[];
 }
 
 export interface StatusReport {
@@ -51,6 +56,19 @@ export interface StatusReport {
 	queues: GroupQueue[];
 	/** Agent notes whose frontmatter does not parse. */
 	unreadable: string[];
+}
+
+/**
+ * The registry's warnings, and one more when it is a .yaml file: Obsidian Sync carries .yaml files
+ * only with "Sync other file types" on (a2a init --registry-note writes the note form).
+ */
+async function registryWarnings(session: Pick<Session, "router" | "vault">): Promise<string[]> {
+	const { router, vault } = session;
+	const warnings = [...router.registry.warnings];
+	if ((await vault.stat(router.layout.registryPath)) && !(await vault.stat(router.layout.registryNotePath))) {
+		warnings.push(`${router.layout.registryPath} is a .yaml file: Obsidian Sync carries it only with "Sync other file types" on; the note ${router.layout.registryNotePath} (same mapping in its frontmatter) is carried by every sync service`);
+	}
+	return warnings;
 }
 
 /** Where agent notes are: the root's agents folder (new notes go there), the plugin's extra agent folders, then `extra`. */
@@ -78,6 +96,15 @@ export async function statusReport(session: Pick<Session, "router" | "vault">, a
 		stale: isStale(a, now, staleMinutes * 60000),
 	}));
 	const groupRows: GroupRow[] = queues.groups.map((q) => ({ type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue }));
-	const summary: SummaryRow = { type: "summary", agents: agents.length, groups: queues.groups.length, dead_letters: queues.deadLetters, registry_errors: router.registry.errors.length };
+	const lease = parseLease((await vault.read(router.layout.leasePath))?.text ?? null);
+	const summary: SummaryRow = {
+		type: "summary",
+		agents: agents.length,
+		groups: queues.groups.length,
+		dead_letters: queues.deadLetters,
+		registry_errors: router.registry.errors.length,
+		router: lease ? { device: lease.device, name: lease.name, renewed: lease.renewed, released: lease.released } : null,
+		registry_warnings: await registryWarnings(session),
+	};
 	return { agents: agentRows, groups: groupRows, summary, records: agents, queues: queues.groups, unreadable };
 }

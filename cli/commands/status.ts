@@ -54,5 +54,8 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	}
 	io.out("");
 	io.out(`Dead letters: ${queues.deadLetters}`);
+	const lease = report.summary.router;
+	io.out(lease === null ? "Routing: no router has routed this vault yet" : lease.released ? `Routing: nobody now (${lease.name} stopped at ${lease.renewed})` : `Routing: ${lease.name} (last renewal ${lease.renewed})`);
+	for (const warning of report.summary.registry_warnings) io.out(`Note: ${warning}`);
 	return registryErrors ? 2 : 0;
 }

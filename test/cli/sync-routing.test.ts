@@ -185,6 +185,8 @@ describe("many devices, one post office (real Syncthing)", () => {
 		await pollUntil("the lease of side a reaches side b", 30_000, async () => (parseLease(await fs.readFile(path.join(b.dir, "A2A/router.md"), "utf8").catch(() => null))?.device === "device-a" ? null : "not yet"));
 		const plugin = await pluginOn(b);
 		host = plugin.host;
+		// The sync delay, measured with a few notes that are not messages (for the margin's default).
+		for (let i = 0; i < 6; i++) await (pair as SyncPair).writeAndMeasure(i % 2 === 0 ? "a" : "b", `Notes/probe ${i}.md`, `probe ${i}\n`);
 		const sent: Sent[] = [];
 		const answered = new Set<string>();
 		const sides = [a, b];
