@@ -6,6 +6,7 @@ import type { MessageIndex } from "../core/message-index";
 import type { QueueSummary } from "../core/queues";
 import type { Registry } from "../core/registry";
 import type { RoutingContext } from "../core/routing";
+import { TWO_ROUTERS } from "../router/housekeeping";
 import { RELAY_CHANGED } from "./relay";
 import type { Relay } from "./relay";
 
@@ -27,6 +28,8 @@ export interface RelayState {
 	/** Which device routes: this one (held), or why it stands by, and the lease as last read. */
 	router(): RouterStatus;
 	onChanged(listener: () => void): EventRef;
+	/** True when a pass found that two devices routed at once (a conflict copy of the lease). */
+	twoRoutersSeen(): boolean;
 }
 
 export interface RouterStatus {
@@ -52,5 +55,6 @@ export function relayState(relay: Relay): RelayState {
 			return { held: lease.held, standby: relay.standby, record: lease.record };
 		},
 		onChanged: (listener) => relay.events.on(RELAY_CHANGED, listener),
+		twoRoutersSeen: () => relay.warnings.some((w) => w.text.startsWith(TWO_ROUTERS)),
 	};
 }

@@ -41,6 +41,8 @@ export class Relay extends Component {
 	private started = false;
 	/** Why this device does not route now (another device holds the lease), or "". */
 	standby = "";
+	/** The latest warnings of the router's passes (two devices routed at once, merged logs), newest first. */
+	readonly warnings: { text: string; time: number }[] = [];
 
 	constructor(
 		private readonly app: App,
@@ -276,7 +278,11 @@ export class Relay extends Component {
 				);
 			}
 		}
-		for (const warning of report.warnings) this.notifier.notify("warning", `A2A Relay: ${warning}`, (_n, latest) => `A2A Relay: ${latest}`);
+		for (const warning of report.warnings) {
+			this.warnings.unshift({ text: warning, time: Date.now() });
+			this.notifier.notify("warning", `A2A Relay: ${warning}`, (_n, latest) => `A2A Relay: ${latest}`);
+		}
+		this.warnings.splice(RECENT_LIMIT);
 		for (const failure of report.failures) {
 			this.notifier.notify("failure", `A2A Relay could not route ${failure.path}: ${failure.error}`, (n, latest) => `A2A Relay: ${n} notes could not be routed. Latest: ${latest}`);
 		}

@@ -3,6 +3,9 @@ import { parseLease } from "../core/lease";
 import { basename } from "../core/paths";
 import type { PassContext, PassReport } from "./pass-context";
 
+/** How a pass's warning says that two devices routed at once (the sidebar looks for it). */
+export const TWO_ROUTERS = "two devices both routed this vault for a while";
+
 const isConflictCopy = (name: string): boolean => ignoreReason(name) === "a sync-conflict copy";
 
 // What the router tidies now and then: temporary files a killed writer left behind (hidden
@@ -46,7 +49,7 @@ export class Housekeeping {
 			const name = basename(path);
 			if (!name.startsWith(lease) || !isConflictCopy(name)) continue;
 			const copy = parseLease((await port.read(path))?.text ?? null);
-			report.warnings.push(`two devices both routed this vault for a while (${copy?.name ?? "another device"} and the one in ${basename(layout.leasePath)}): ${name} removed`);
+			report.warnings.push(`${TWO_ROUTERS} (${copy?.name ?? "another device"} and the one in ${basename(layout.leasePath)}): ${name} removed`);
 			await port.remove(path);
 		}
 	}

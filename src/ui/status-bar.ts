@@ -4,9 +4,8 @@ import type { RelayState } from "../obsidian/relay-state";
 import { VIEW_TEXT } from "./strings";
 
 // The status bar counter (desktop: phones have no status bar): "2 in flight · 1 overdue · 3 dead",
-// kept current from the relay and the clock (overdue grows with time); a click opens the view.
-
-const TICK_MS = 30_000;
+// kept current from the relay's changes (a request becomes overdue when the relay wakes for it at
+// its expiry, so no timer of its own is needed); a click opens the view.
 
 export function registerStatusBar(plugin: Plugin, state: RelayState, open: () => void): void {
 	if (!Platform.isDesktop) return;
@@ -29,6 +28,5 @@ export function registerStatusBar(plugin: Plugin, state: RelayState, open: () =>
 		open();
 	});
 	plugin.registerEvent(state.onChanged(update));
-	plugin.registerInterval(window.setInterval(update, TICK_MS));
 	update();
 }

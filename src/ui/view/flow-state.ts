@@ -123,6 +123,6 @@ export function readFlowState(app: App, state: RelayState, logRows: readonly Dec
 		deadLetters: dead.slice(0, DEAD_LETTERS_SHOWN),
 		recent,
 		router: routerLine(state),
-		leaseConflict: hasLeaseConflict(app, state.leasePath()),
+		leaseConflict: hasLeaseConflict(app, state.leasePath()) || state.twoRoutersSeen(),
 	};
 }
