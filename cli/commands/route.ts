@@ -20,7 +20,8 @@ when it has seen no renewal of that note for the sync margin.
 Rejected messages are normal work: the exit code is 0 unless the vault or registry is unusable (2).
 --grace    with --watch, seconds a note that does not parse may wait to be completed (default 5)
 --interval with --watch, how often to look for changes the file system did not report, in ms (default 2000)
---margin   the sync margin in seconds (default 120): see docs/devices.md
+--margin   the sync margin in seconds (default 120): how long another device's lease must go
+           unrenewed before this router takes over ("One router at a time" in docs/protocol.md)
 A2A_DEVICE (environment) names this device in router.md (default: cli@<host name>).`;
 
 function number(args: ParsedArgs, name: string, fallback: number, min: number): number {
