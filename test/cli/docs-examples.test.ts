@@ -227,7 +227,7 @@ describe("the shell and Python examples of README.md and docs/agents.md", () => 
 			}
 			ran.add(block);
 			await claim.check(h, results);
-		});
+		}, 90_000);
 	}
 });
 
