@@ -21,12 +21,16 @@ class LagMonitor {
 	private last = 0;
 	readonly gaps: number[] = [];
 
+	private note(): void {
+		const now = performance.now();
+		this.gaps.push(now - this.last);
+		this.last = now;
+	}
+
 	start(): void {
 		this.last = performance.now();
 		const turn = () => {
-			const now = performance.now();
-			this.gaps.push(now - this.last);
-			this.last = now;
+			this.note();
 			this.timer = setTimeout(turn, 0);
 		};
 		this.timer = setTimeout(turn, 0);
@@ -35,13 +39,14 @@ class LagMonitor {
 	stop(): void {
 		if (this.timer !== null) clearTimeout(this.timer);
 		this.timer = null;
-		this.gaps.push(performance.now() - this.last);
+		this.note();
 	}
 
 	get longest(): number {
 		return Math.max(0, ...this.gaps);
 	}
 
+	/** Stretches longer than `ms`. */
 	over(ms: number): number {
 		return this.gaps.filter((g) => g > ms).length;
 	}
@@ -160,10 +165,13 @@ function indexMemory(count: number): number {
 
 export interface PluginBenchResult {
 	archived: number;
+	/** Starts measured with the history. */
+	runs: number;
 	indexed: number;
 	/** Milliseconds from layout-ready to an idle relay, with the history; and the longest block meanwhile. */
 	historyIndexMs: Spread;
 	longestBlockMs: Spread;
+	/** Stretches over the limit in all runs. */
 	blocksOverLimit: number;
 	blockLimitMs: number;
 	latencyCount: number;
@@ -213,6 +221,7 @@ export async function runPluginBench(options: { quick: boolean }): Promise<Plugi
 	const starts = await startCosts(rounds);
 	return {
 		archived,
+		runs: rounds,
 		indexed,
 		historyIndexMs: spread(indexMs),
 		longestBlockMs: spread(blocks),

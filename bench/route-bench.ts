@@ -137,12 +137,13 @@ async function warmUp(base: string): Promise<void> {
 	await measureSize(base, 300, 1);
 }
 
-export async function runRouteBench(sizes: readonly number[], rounds: number): Promise<RouteSizeResult[]> {
+/** Each size with its number of rounds (at least 3). */
+export async function runRouteBench(sizes: readonly { notes: number; rounds: number }[]): Promise<RouteSizeResult[]> {
 	const base = fs.mkdtempSync(path.join(os.tmpdir(), "a2a-bench-route-"));
 	try {
 		await warmUp(base);
 		const results: RouteSizeResult[] = [];
-		for (const size of sizes) results.push(await measureSize(base, size, rounds));
+		for (const size of sizes) results.push(await measureSize(base, size.notes, size.rounds));
 		return results;
 	} finally {
 		fs.rmSync(base, { recursive: true, force: true });

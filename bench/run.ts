@@ -2,7 +2,8 @@ import { describeMachine, loadAverage } from "./machine";
 import { installDom } from "./dom-env";
 import { runCliBench } from "./cli-bench";
 import { runRouteBench } from "./route-bench";
-import { fmt, fmtSpread } from "./stats";
+import { fmt, fmtDelta, fmtSpread } from "./stats";
+import type { Spread } from "./stats";
 
 // `npm run bench`: the figures of issue 13's targets, each with its target and met / NOT MET, and
 // the README's performance table. Every figure is the median of alternating runs with the spread
@@ -40,14 +41,10 @@ async function main(): Promise<void> {
 
 	if (wanted("route")) {
 		progress("routing: floor, router and async baseline in alternating rounds (target 1)");
-		const sizes = quick ? [1000] : [3000, 10000];
-		for (const r of await runRouteBench(sizes, 3)) {
-			const rate = (s: { median: number }) => n(Math.round(r.notes / s.median));
-			row(
-				`1. routing ${n(r.notes)} notes (mixed priority, 10 groups), seconds; ${r.rounds} alternating rounds`,
-				`floor ${fmtSpread(r.floor, " s")}; router ${fmtSpread(r.router, " s")}; async fs 8 in flight ${fmtSpread(r.async8, " s")}`,
-			);
-			row(`1. routing throughput, ${n(r.notes)} notes`, `floor ${rate(r.floor)}/s; router ${rate(r.router)}/s; async fs baseline ${rate(r.async8)}/s`);
+		const sizes = quick ? [{ notes: 1000, rounds: 3 }] : [{ notes: 3000, rounds: 5 }, { notes: 10000, rounds: 3 }];
+		for (const r of await runRouteBench(sizes)) {
+			const at = (s: Spread) => `${fmtSpread(s, " s")}, ${n(Math.round(r.notes / s.median))}/s`;
+			row(`1. routing ${n(r.notes)} notes (mixed priority, 10 groups): seconds and notes/s; ${r.rounds} alternating rounds`, `floor ${at(r.floor)}; router ${at(r.router)}; async fs, 8 in flight ${at(r.async8)}`);
 			const cpu = (who: "floor" | "router" | "async8") => `${who === "async8" ? "async baseline" : who} user ${fmt(r.cpu[who].user, " s")} + system ${fmt(r.cpu[who].system, " s")}`;
 			row(`1. CPU time of the benchmark process in those runs, ${n(r.notes)} notes`, `${cpu("floor")}; ${cpu("router")}; ${cpu("async8")}`);
 			row(`1. routing time, router / floor, ${n(r.notes)} notes`, `${fmt(r.ratio)} (rounds ${fmt(r.roundRatios.min)}–${fmt(r.roundRatios.max)}); router / async baseline ${fmt(r.asyncRatio)}`, "< 2", r.ratio < 2);
@@ -67,8 +64,8 @@ async function main(): Promise<void> {
 		);
 		row(
 			"2. the same: peak memory (max RSS of the process)",
-			`history ${fmtSpread(c.history.maxRssMb, " MB")}; empty ${fmtSpread(c.empty.maxRssMb, " MB")}; ${fmt(c.historyExtraMb, " MB")} more`,
-			"< 50 MB more",
+			`history ${fmtSpread(c.history.maxRssMb, " MB")}; empty ${fmtSpread(c.empty.maxRssMb, " MB")}; ${fmtDelta(c.historyExtraMb, " MB")}`,
+			"< +50 MB",
 			c.historyExtraMb < 50,
 		);
 		row(
@@ -80,14 +77,14 @@ async function main(): Promise<void> {
 		const o = c.oversize;
 		row(
 			`4. ${o.notes} notes of ${o.mb} MB in an outbox: the first \`a2a route\` rejects them`,
-			`${fmtSpread(o.first.ms, " ms")}, max RSS ${fmtSpread(o.first.maxRssMb, " MB")} (${fmt(o.firstExtraMb, " MB")} more than an empty run)`,
-			"< 50 MB more",
+			`${fmtSpread(o.first.ms, " ms")}, max RSS ${fmtSpread(o.first.maxRssMb, " MB")} (${fmtDelta(o.firstExtraMb, " MB")} over an empty run)`,
+			"< +50 MB (the budget of target 2)",
 			o.firstExtraMb < 50,
 		);
 		row(
 			"4. the second run (the notes are gone) vs an empty run",
 			`${fmtSpread(o.second.ms, " ms")} vs ${fmtSpread(o.empty.ms, " ms")}: ratio ${fmt(o.secondRatio)}; max RSS ${fmtSpread(o.second.maxRssMb, " MB")} vs ${fmtSpread(o.empty.maxRssMb, " MB")}`,
-			"< 1.5x, < 50 MB more",
+			"< 1.5x, < +50 MB",
 			o.secondRatio < 1.5 && o.secondExtraMb < 50,
 		);
 	}
@@ -106,7 +103,7 @@ async function main(): Promise<void> {
 		);
 		row(
 			`5. plugin: initial index after layout-ready with ${n(p.archived)} archived (${n(p.indexed)} indexed): longest block of the event loop`,
-			`${fmtSpread(p.longestBlockMs, " ms")}, in ${fmtSpread(p.historyIndexMs, " ms")} of indexing; ${p.blocksOverLimit} stretch${p.blocksOverLimit === 1 ? "" : "es"} over ${p.blockLimitMs} ms`,
+			`${fmtSpread(p.longestBlockMs, " ms")}, in ${fmtSpread(p.historyIndexMs, " ms")} of indexing; ${p.blocksOverLimit} stretch${p.blocksOverLimit === 1 ? "" : "es"} over ${p.blockLimitMs} ms in ${p.runs} start${p.runs === 1 ? "" : "s"}`,
 			`no stretch over ${p.blockLimitMs} ms`,
 			p.blocksOverLimit === 0,
 		);

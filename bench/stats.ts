@@ -35,6 +35,11 @@ export function fmt(value: number, unit = ""): string {
 	return `${value.toFixed(digits(value))}${unit}`;
 }
 
+/** A difference with its sign: "+4.3 MB", "-0.09 MB". */
+export function fmtDelta(value: number, unit = ""): string {
+	return `${value >= 0 ? "+" : "-"}${fmt(Math.abs(value), unit)}`;
+}
+
 /** "median (min–max) unit" for one figure; only the median when there was one run. */
 export function fmtSpread(s: Spread, unit = ""): string {
 	const d = digits(s.median);
