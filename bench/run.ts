@@ -41,7 +41,7 @@ async function main(): Promise<void> {
 
 	if (wanted("route")) {
 		progress("routing: floor, router and async baseline in alternating rounds (target 1)");
-		const sizes = quick ? [{ notes: 1000, rounds: 3 }] : [{ notes: 3000, rounds: 5 }, { notes: 10000, rounds: 3 }];
+		const sizes = quick ? [{ notes: 1000, rounds: 3 }] : [{ notes: 3000, rounds: 5 }, { notes: 10000, rounds: 5 }];
 		for (const r of await runRouteBench(sizes)) {
 			const at = (s: Spread) => `${fmtSpread(s, " s")}, ${n(Math.round(r.notes / s.median))}/s`;
 			row(`1. routing ${n(r.notes)} notes (mixed priority, 10 groups): seconds and notes/s; ${r.rounds} alternating rounds`, `floor ${at(r.floor)}; router ${at(r.router)}; async fs, 8 in flight ${at(r.async8)}`);
