@@ -218,7 +218,7 @@ export async function runPluginBench(options: { quick: boolean }): Promise<Plugi
 	const idleIntervals = booted.host.activeIntervals();
 	await shutDown(booted);
 
-	const starts = await startCosts(rounds);
+	const starts = await startCosts(options.quick ? 1 : 5);
 	return {
 		archived,
 		runs: rounds,
