@@ -37,7 +37,7 @@ const inInbox = (e: IndexEntry): boolean => e.kind === "request" && e.location.a
 const inArchive = (e: IndexEntry): boolean => e.kind === "request" && e.location.area === "box" && e.location.box === "archive";
 
 function waitingHint(router: Router, group?: string): string {
-	const waiting = [...router.index.all()].filter((e) => isAwaitingAnswer(e) && e.messageId && (group === undefined || e.targetGroup === group));
+	const waiting = [...router.index.inboxes()].filter((e) => isAwaitingAnswer(e) && e.messageId && (group === undefined || e.targetGroup === group));
 	if (waiting.length === 0) return group ? ` No request waits in ${group}'s inbox.` : " No request is waiting in any inbox.";
 	const shown = waiting.slice(0, 10).map((e) => (group ? e.messageId : `${e.messageId} (${e.targetGroup})`));
 	return ` Requests waiting${group ? ` in ${group}'s inbox` : " in inboxes"}: ${shown.join(", ")}`;

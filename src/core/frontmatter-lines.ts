@@ -4,7 +4,7 @@ import { hasOwn } from "./text";
 // changed top-level field are replaced by that field written anew, every other line stays as it
 // is, byte for byte.
 
-const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameValue = (a: unknown, b: unknown): boolean => a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 
 const SIMPLE_KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/;
 
@@ -69,11 +69,16 @@ export function editTopLevelKeys(yaml: string, before: Record<string, unknown>, 
 
 const PLAIN_TEXT = /^[A-Za-z0-9_/][A-Za-z0-9_.:/@+-]*(?: [A-Za-z0-9_.:/@+-]+)*$/;
 const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n|~|\.nan|\.inf)$/i;
-const NUMBER_LIKE = /^[-+]?(?:\.\d|\d|0x|0o|\.inf)/i;
+/** What the YAML 1.2 core schema reads as a number (an integer, octal, hex, float, infinity or NaN). */
+const CORE_NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
-/** True when a string reads back as the same string written without quotes. */
-function isPlainSafe(text: string): boolean {
-	return PLAIN_TEXT.test(text) && !YAML_WORDS.test(text) && !NUMBER_LIKE.test(text.replace(/^[-+]/, "").slice(0, 2)) && !/:(?: |$)/.test(text);
+/**
+ * True when a string reads back as the same string written without quotes, which is also how the
+ * YAML library writes it (a time such as 2026-12-01T04:00:00.000Z, a UUID, a group id such as
+ * 10-backend-group): the router's stamps take this way, the rest goes through the library.
+ */
+export function isPlainSafe(text: string): boolean {
+	return PLAIN_TEXT.test(text) && !YAML_WORDS.test(text) && !CORE_NUMBER.test(text) && !/:(?: |$)/.test(text);
 }
 
 /** One field as YAML lines: the common shapes written directly, anything else by the YAML library. */

@@ -119,6 +119,8 @@ export class MessageIndex {
 	private readonly byId = new Map<string, Set<string>>();
 	private readonly byTrace = new Map<string, Set<string>>();
 	private readonly byReply = new Map<string, Set<string>>();
+	/** The entries in inboxes, by path: the router's upkeep and due times look at these only. */
+	private readonly inInbox = new Map<string, IndexEntry>();
 
 	get size(): number {
 		return this.byPath.size;
@@ -130,6 +132,7 @@ export class MessageIndex {
 		addTo(this.byId, entry.messageId, entry.path);
 		addTo(this.byTrace, entry.traceId, entry.path);
 		addTo(this.byReply, entry.inReplyTo, entry.path);
+		if (entry.location.area === "box" && entry.location.box === "inbox") this.inInbox.set(entry.path, entry);
 	}
 
 	remove(path: string): void {
@@ -139,6 +142,7 @@ export class MessageIndex {
 		removeFrom(this.byId, old.messageId, path);
 		removeFrom(this.byTrace, old.traceId, path);
 		removeFrom(this.byReply, old.inReplyTo, path);
+		this.inInbox.delete(path);
 	}
 
 	/** Drops every entry below a folder (a deleted or renamed folder). */
@@ -151,6 +155,7 @@ export class MessageIndex {
 		this.byId.clear();
 		this.byTrace.clear();
 		this.byReply.clear();
+		this.inInbox.clear();
 	}
 
 	get(path: string): IndexEntry | undefined {
@@ -159,6 +164,11 @@ export class MessageIndex {
 
 	all(): IterableIterator<IndexEntry> {
 		return this.byPath.values();
+	}
+
+	/** The entries of every group's inbox (however large the history, these are few). */
+	inboxes(): IterableIterator<IndexEntry> {
+		return this.inInbox.values();
 	}
 
 	private collect(paths: Set<string> | undefined): IndexEntry[] {

@@ -14,6 +14,8 @@ export function isIsoTime(text: unknown): text is string {
 export function parseTime(value: unknown): number {
 	if (value instanceof Date) return value.getTime();
 	if (typeof value !== "string") return Number.NaN;
+	const canonical = canonicalTime(value);
+	if (!Number.isNaN(canonical)) return canonical;
 	const m = ISO.exec(value.trim());
 	if (!m) return Number.NaN;
 	const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone = "Z"] = m;
@@ -21,6 +23,13 @@ export function parseTime(value: unknown): number {
 	const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
 	if (!isValidCalendar(utc, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s))) return Number.NaN;
 	return utc - zoneOffsetMs(zone);
+}
+
+/** The time of a string in the router's own form (toISOString, which writes back the same), or NaN. */
+function canonicalTime(value: string): number {
+	if (value.length !== 24 || value.charCodeAt(23) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return Number.NaN;
+	const t = Date.parse(value);
+	return !Number.isNaN(t) && iso(t) === value ? t : Number.NaN;
 }
 
 function isValidCalendar(utc: number, y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
@@ -43,6 +52,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A time value of a note in the router's form (UTC, with Z), or undefined when it is not a time. */
 export function normalTime(value: unknown): string | undefined {
+	if (typeof value === "string" && !Number.isNaN(canonicalTime(value))) return value;
 	const t = parseTime(value);
 	return Number.isNaN(t) ? undefined : iso(t);
 }

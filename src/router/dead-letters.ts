@@ -10,6 +10,7 @@ import type { RoutingDecision } from "../core/decision";
 import { traceOf } from "../core/routing";
 import { quarantineText, stampDead, stampNoteText } from "../core/stamps";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
+import type { ReadFile } from "./vault-port";
 
 // Rules 3 to 6 and 9: a rejected note goes to the dead-letter folder, stamped dead (or, when its
 // YAML cannot be edited or it was never parsed, quarantined: the router's block above the original,
@@ -21,7 +22,16 @@ const HEAD_CHARS = 16 * 1024;
 /** The id a note is routed under: its own, or one derived from where it is and what it says. */
 export function messageIdOf(note: QueuedNote, raw: RawMessage | undefined): string {
 	const own = raw?.fields.message_id;
-	return isAcceptableMessageId(own) ? own : uuidFromText(`${note.group}\n${basename(note.path)}\n${note.read.text}`);
+	return isAcceptableMessageId(own) ? own : uuidFromText(`${note.group}\n${basename(note.path)}\n${contentKey(note.read)}`);
+}
+
+/**
+ * What a note says, for the ids and names derived from it: its text, or for a note over the size
+ * limit its head, size and modification time (the same file gives the same key; hashing megabytes
+ * would tell no more).
+ */
+function contentKey(read: ReadFile): string {
+	return read.text.length <= MAX_NOTE_BYTES ? read.text : `${read.text.slice(0, HEAD_CHARS)}\n${read.info.size}\n${read.info.mtime}`;
 }
 
 export class DeadLetters {
@@ -51,7 +61,7 @@ export class DeadLetters {
 		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
 		if (notify && router.layout.hasGroup(sender)) {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
-			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: note.read.text, now });
+			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: contentKey(note.read), now });
 		}
 		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, quarantineFields(note, code, reason, id, now, traceId, raw)) };
 		return router.transfer(note, router.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });

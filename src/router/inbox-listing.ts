@@ -3,7 +3,7 @@ import { ignoreReason } from "../core/ignore";
 import { entryFromRaw, isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { isMessagePath, readRawMessage } from "../core/message-parse";
-import { compareForRouting } from "../core/priority";
+import { sortForRouting } from "../core/priority";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import { isDeliveredResponse } from "../core/request-outcome";
 import { outboxEntries } from "./message-lookup";
@@ -34,8 +34,6 @@ export function inboxFolder(router: Router, group: string): string {
 	return folder;
 }
 
-const deliveredOrder = (a: IndexEntry, b: IndexEntry): number => compareForRouting({ path: a.path, created: a.deliveredAt ?? a.created }, { path: b.path, created: b.deliveredAt ?? b.created });
-
 export async function listInbox(router: Router, group: string, kind: InboxKind = "all"): Promise<InboxListing> {
 	const folder = inboxFolder(router, group);
 	const replied = new Set(kind === "responses" ? [] : (await outboxEntries(router, [group])).filter((e) => e.kind === "response" && e.inReplyTo).map((e) => e.inReplyTo as string));
@@ -54,7 +52,8 @@ export async function listInbox(router: Router, group: string, kind: InboxKind =
 			if (!replied.has(entry.messageId)) requests.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
 		} else if (kind !== "requests" && isDeliveredResponse(entry) && entry.state !== "taken") responses.push({ entry, summary: summaryOf(entry, parsed.raw.payload) });
 	}
-	requests.sort((a, b) => compareForRouting(a.entry, b.entry));
-	responses.sort((a, b) => deliveredOrder(a.entry, b.entry));
-	return { group, requests: requests.map((r) => r.summary), responses: responses.map((r) => r.summary) };
+	// Requests in routing order, responses in the order they were delivered.
+	const sortedRequests = sortForRouting(requests, (r) => r.entry);
+	const sortedResponses = sortForRouting(responses, (r) => ({ path: r.entry.path, created: r.entry.deliveredAt ?? r.entry.created }));
+	return { group, requests: sortedRequests.map((r) => r.summary), responses: sortedResponses.map((r) => r.summary) };
 }

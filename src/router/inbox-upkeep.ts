@@ -17,8 +17,7 @@ export class InboxUpkeep {
 
 	async run(report: PassReport): Promise<void> {
 		const router = this.router;
-		for (const entry of [...router.index.all()]) {
-			if (entry.location.area !== "box" || entry.location.box !== "inbox") continue;
+		for (const entry of [...router.index.inboxes()]) {
 			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
 			await router.guarded(entry.path, report, () => this.keep(entry, report));
 		}
@@ -141,6 +140,6 @@ export class InboxUpkeep {
 
 	/** The next expiry among the requests waiting in inboxes. */
 	nextWakeTime(): number | null {
-		return nextDueTime(this.router.index.all());
+		return nextDueTime(this.router.index.inboxes());
 	}
 }

@@ -21,7 +21,8 @@ export interface IndexSyncOptions {
 	clock?: () => number;
 }
 
-const YIELD_AFTER_MS = 40;
+/** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
+const YIELD_AFTER_MS = 10;
 
 export class IndexSync {
 	readonly index = new MessageIndex();

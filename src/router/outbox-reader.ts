@@ -1,7 +1,7 @@
 import { ignoreReason } from "../core/ignore";
 import { isMessagePath } from "../core/message-parse";
 import { basename } from "../core/paths";
-import { compareForRouting, orderFields } from "../core/priority";
+import { orderFields, sortForRouting } from "../core/priority";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 
@@ -48,7 +48,7 @@ export class OutboxReader {
 			}
 			queue.push({ path, group, read, ...orderFields(read.text) });
 		}
-		return queue.sort(compareForRouting);
+		return sortForRouting(queue);
 	}
 
 	/**

@@ -30,6 +30,10 @@ describe("item 13: times", () => {
 			expect(parseTime("2026-01-16T08:59:00+09:00"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
 			expect(parseTime("2026-01-15"), zone).toBe(Date.UTC(2026, 0, 15));
 			expect(parseTime("2026-02-30T10:00:00Z"), zone).toBeNaN();
+			// The router's own form, read the quick way, gives what the full rule gives.
+			expect(parseTime("2026-01-15T23:59:00.000Z"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59));
+			expect(parseTime("2026-02-30T10:00:00.000Z"), zone).toBeNaN();
+			expect(parseTime("2026-01-15T24:00:00.000Z"), zone).toBeNaN();
 			expect(isIsoTime("yesterday"), zone).toBe(false);
 		});
 	});
