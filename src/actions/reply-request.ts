@@ -83,7 +83,6 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	// A request delivered a moment ago may not be indexed yet by a cheap refresh: look at everything then.
 	if (!router.index.withId(id).some((e) => e.kind === "request")) await refreshIndex(router, { thorough: true });
 	const request = requestToAnswer(router, id, input.group);
-	await checkNotAnswered(router, request, id);
 	const now = router.now();
 	const message = buildResponse({ request, status: input.status, answer: input.answer, artifacts, errorCode: input.errorCode, errorMessage: input.errorMessage }, now);
 	const responder = message.envelope.source_group;
@@ -93,6 +92,8 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	const check = checkOutgoing(text, responder, router.context());
 	const refused = refusal(check);
 	if (refused !== null) throw new Refused(refused);
+	// After the router's own check, so that both front ends refuse a routed answer with the router's words.
+	await checkNotAnswered(router, request, id);
 	const path = await createUnderFreeName(router.port, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	return { path, message_id: env.message_id as string, trace_id: env.trace_id, in_reply_to: env.in_reply_to as string };

@@ -10,6 +10,8 @@ import { listFiles } from "../../test-support/mcp-agents";
 const BACKEND = "10-backend-group";
 const FRONTEND = "20-frontend-group";
 const TOOLS = ["append_finding", "get_trace", "list_inbox", "read_message", "relay_status", "reply", "send_request", "set_agent_status", "take_response", "wait_for_response"];
+/** What `a2a init` writes for Obsidian's Bases plugin beside the registry. */
+const BASES = ["A2A/Agents.base", "A2A/Messages.base"];
 
 const h = useMcpHarness();
 
@@ -83,7 +85,7 @@ describe("a2a mcp: a conversation between two agent processes through a router p
 		await router.stop();
 		const requestFile = `A2A/groups/${FRONTEND}/archive/${basename(sent.path)}`;
 		const files = await listFiles(vault.dir);
-		expect(files.filter((f) => !f.startsWith("A2A/log/"))).toEqual([taken.path, requestFile, "A2A/registry.yaml", "A2A/router.md"].sort());
+		expect(files.filter((f) => !f.startsWith("A2A/log/"))).toEqual([taken.path, requestFile, ...BASES, "A2A/registry.yaml", "A2A/router.md"].sort());
 		expect(await vault.frontmatter(requestFile)).toMatchObject({ kind: "request", message_id: sent.message_id, state: "answered", source_group: BACKEND, target_group: FRONTEND, route: [BACKEND, FRONTEND], attempt: 1 });
 		expect(await vault.body(requestFile)).toContain("## Question\n\nWhat fields are mandatory in the registration form?");
 		const response = await vault.frontmatter(taken.path);
@@ -120,7 +122,7 @@ describe("a2a mcp: a conversation between two agent processes through a router p
 
 		await router.stop();
 		const files = (await listFiles(vault.dir)).filter((f) => !f.startsWith("A2A/log/"));
-		expect(files).toEqual([deadLetter.path, taken.path, "A2A/registry.yaml", "A2A/router.md"].sort());
+		expect(files).toEqual([deadLetter.path, taken.path, ...BASES, "A2A/registry.yaml", "A2A/router.md"].sort());
 		expect(await vault.frontmatter(deadLetter.path)).toMatchObject({ message_id: sent.message_id, state: "timed_out", error_code: "TIMEOUT" });
 		expect(await vault.frontmatter(taken.path)).toMatchObject({ status: "timeout", state: "taken", in_reply_to: sent.message_id });
 		expect(await logRows(vault)).toEqual([
