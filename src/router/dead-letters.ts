@@ -40,7 +40,8 @@ export class DeadLetters {
 	/** Rule 3's size limit, decided on the size alone: the note is never parsed, its head only read for its envelope. */
 	async rejectOversize(note: QueuedNote, report: PassReport): Promise<void> {
 		const full = await this.router.port.read(note.path);
-		if (!full) return;
+		// A note rewritten since its head was read is decided as what it is now, by the next pass.
+		if (!full || full.info.size <= MAX_NOTE_BYTES) return;
 		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
 		const head = readRawMessage(full.text.slice(0, HEAD_CHARS), note.path, false);
 		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, head.ok ? head.raw : undefined, true, false);

@@ -247,6 +247,9 @@ async function routeBatch(h: Harness, notes: GeneratedNote[], run: number, extra
 
 let runCounter = 0;
 
+/** FUZZ_SEED (and FUZZ_PATH) replay a failure that briefReporter printed. */
+const REPLAY = process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH } : {};
+
 /** Reports a failure with its seed and the assertion, without printing 500 generated notes. */
 function briefReporter<T>(details: fc.RunDetails<T>): void {
 	if (!details.failed) return;
@@ -273,7 +276,7 @@ describe("bad input at volume", () => {
 				await routeBatch(h, notes, run, extraPasses, (t) => (now = t));
 				notesTotal += notes.length;
 			}),
-			{ numRuns: RUNS, endOnFailure: !SHRINK, reporter: briefReporter },
+			{ numRuns: RUNS, endOnFailure: !SHRINK, reporter: briefReporter, ...REPLAY },
 		);
 		expect(notesTotal).toBeGreaterThanOrEqual(RUNS * BATCH);
 	}, 240_000);
@@ -317,7 +320,7 @@ describe("bad input at volume", () => {
 					await fs.rm(parent, { recursive: true, force: true });
 				}
 			}),
-			{ numRuns: DISK_RUNS, endOnFailure: !SHRINK, reporter: briefReporter },
+			{ numRuns: DISK_RUNS, endOnFailure: !SHRINK, reporter: briefReporter, ...REPLAY },
 		);
 		expect(diskNotes).toBeGreaterThanOrEqual(Math.min(500, DISK_RUNS * DISK_BATCH));
 	}, 120_000);
@@ -384,7 +387,7 @@ describe("bad input at volume", () => {
 					await fs.rm(parent, { recursive: true, force: true });
 				}
 			}),
-			{ numRuns: 1, endOnFailure: !SHRINK, reporter: briefReporter },
+			{ numRuns: 1, endOnFailure: !SHRINK, reporter: briefReporter, ...REPLAY },
 		);
 	}, 60_000);
 });
