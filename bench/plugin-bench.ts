@@ -5,6 +5,7 @@ import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
 import { readRawMessage } from "../src/core/message-parse";
+import { VIEW_TYPE_AGENT_STATUS } from "../src/ui/agent-status-view";
 import { emptyVault, historyFiles, outboxNote, outboxPath } from "./bench-vault";
 import { collectGarbage, elapsedMs, quantile, spread } from "./stats";
 import type { Spread } from "./stats";
@@ -180,7 +181,9 @@ export interface PluginBenchResult {
 	latencyMax: number;
 	/** Timers the relay has armed once idle, and intervals registered through the plugin. */
 	idleTimers: number;
+	/** Intervals with the sidebar closed, and with it open (its clock for relative times). */
 	idleIntervals: number;
+	sidebarIntervals: number;
 	onloadMs: Spread;
 	startSmallMs: Spread;
 	startLargeMs: Spread;
@@ -215,6 +218,10 @@ export async function runPluginBench(options: { quick: boolean }): Promise<Plugi
 	await relay.whenIdle();
 	await booted.host.settled();
 	const idleTimers = relay.armedTimers;
+	// The open sidebar keeps a clock for its "3 min ago" labels; closed, nothing may tick.
+	const sidebarIntervals = booted.host.activeIntervals();
+	booted.host.app.workspace.detachLeavesOfType(VIEW_TYPE_AGENT_STATUS);
+	await booted.host.settled();
 	const idleIntervals = booted.host.activeIntervals();
 	await shutDown(booted);
 
@@ -233,6 +240,7 @@ export async function runPluginBench(options: { quick: boolean }): Promise<Plugi
 		latencyMax: Math.max(...samples),
 		idleTimers,
 		idleIntervals,
+		sidebarIntervals,
 		onloadMs: starts.onloadMs,
 		startSmallMs: starts.small,
 		startLargeMs: starts.large,

@@ -98,8 +98,8 @@ async function main(): Promise<void> {
 		const p = await runPluginBench({ quick });
 		row(
 			`3. plugin idle (fake Obsidian): timers armed once quiet, ${n(p.archived)} archived`,
-			`${p.idleTimers} timer${p.idleTimers === 1 ? "" : "s"}, ${p.idleIntervals} interval${p.idleIntervals === 1 ? "" : "s"}`,
-			"1 timer (the next lease renewal or due time), no interval",
+			`${p.idleTimers} timer${p.idleTimers === 1 ? "" : "s"}, ${p.idleIntervals} interval${p.idleIntervals === 1 ? "" : "s"} (the sidebar open: ${p.sidebarIntervals}, its clock for "3 min ago")`,
+			"1 timer (the next lease renewal or due time), no interval with the sidebar closed",
 			p.idleTimers <= 1 && p.idleIntervals === 0,
 		);
 		row(

@@ -153,7 +153,7 @@ async function expectExactlyOnce(a: Side, b: Side, sent: Sent[]): Promise<void> 
 		const rows = (await Promise.all(files.filter((f) => f.startsWith("A2A/log/") && !isSyncConflict(f)).map((f) => fs.readFile(path.join(side.dir, f), "utf8")))).flatMap((t) => parseLogLines(t));
 		for (const s of sent) {
 			const mine = rows.filter((r) => r.messageId === s.id && r.outcome !== "retried");
-			expect(mine.map((r) => r.outcome), `${s.id}: its log rows on side ${side.name}`).toHaveLength(s.timeoutSeconds !== undefined && s.timeoutSeconds < 60 ? 2 : 1);
+			expect(mine.map((r) => r.outcome), `${s.id}: its log rows on side ${side.name}: ${JSON.stringify(mine)}`).toHaveLength(s.timeoutSeconds !== undefined && s.timeoutSeconds < 60 ? 2 : 1);
 		}
 		const timeouts = files.filter((f) => /\/inbox\/timeout-/.test(f));
 		expect(timeouts.length, `one timeout response per timed-out request on side ${side.name}`).toBe(sent.filter((s) => s.timeoutSeconds !== undefined && s.timeoutSeconds < 60).length);

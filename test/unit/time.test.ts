@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isStale, readAgent } from "../../src/core/agent";
 import { compareForRouting, orderFields } from "../../src/core/priority";
@@ -64,5 +65,20 @@ describe("item 13: times", () => {
 			expect(late.created, zone).toBe("2026-01-15 23:59:00+00:00");
 			expect([late, early].sort(compareForRouting).map((n) => n.path), zone).toEqual(["b.md", "a.md"]);
 		});
+	});
+
+	it("reads the router's own form the quick way exactly as the full rule reads the same time with an offset", () => {
+		const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, "0"));
+		const shaped = fc
+			.tuple(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, "0")), two, two, two, two, two, fc.integer({ min: 0, max: 999 }).map((n) => String(n).padStart(3, "0")))
+			.map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+		const real = fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString());
+		fc.assert(
+			fc.property(fc.oneof(shaped, real), (text) => {
+				const slow = parseTime(text.replace(/Z$/, "+00:00"));
+				expect(Object.is(parseTime(text), slow) || (Number.isNaN(parseTime(text)) && Number.isNaN(slow)), text).toBe(true);
+			}),
+			{ numRuns: 5000 },
+		);
 	});
 });

@@ -31,14 +31,26 @@ export function renderDeadLetters(list: HTMLElement, count: number, rows: readon
 	if (count > rows.length) list.createDiv({ cls: "a2a-more", text: VIEW_TEXT.moreDeadLetters(count - rows.length) });
 }
 
+/** The decision rows a list shows, by what each shows: while messages flow, most rows only move down one place. */
+const shownDecisions = new WeakMap<HTMLElement, Map<string, HTMLElement>>();
+
 export function renderDecisions(list: HTMLElement, rows: readonly DecisionRow[], registryExists: boolean): void {
+	const before = shownDecisions.get(list) ?? new Map<string, HTMLElement>();
+	const after = new Map<string, HTMLElement>();
 	list.empty();
 	if (rows.length === 0) {
 		list.createDiv({ cls: "a2a-empty", text: registryExists ? VIEW_TEXT.noDecisionsYet : VIEW_TEXT.routingStartsWithRegistry });
-		return;
 	}
 	for (const d of rows) {
+		const key = JSON.stringify(d);
+		const kept = before.get(key);
+		if (kept && !after.has(key)) {
+			list.appendChild(kept);
+			after.set(key, kept);
+			continue;
+		}
 		const item = list.createDiv({ cls: "a2a-decision a2a-link-row", attr: { "data-outcome": d.outcome } });
+		after.set(key, item);
 		const head = item.createDiv({ cls: "a2a-decision-head" });
 		head.createEl("time", { cls: "a2a-decision-time", text: clockTime(d.time), attr: { datetime: new Date(d.time).toISOString(), title: absoluteTime(d.time) } });
 		head.createSpan({ cls: `a2a-outcome a2a-outcome-${d.outcome}`, text: STATE_WORDS[d.outcome] ?? d.outcome.replace("_", " ") });
@@ -49,4 +61,5 @@ export function renderDecisions(list: HTMLElement, rows: readonly DecisionRow[],
 		const words = [d.route, d.reason].filter((t): t is string => !!t).join(": ");
 		if (words) item.createDiv({ cls: "a2a-decision-detail", text: words });
 	}
+	shownDecisions.set(list, after);
 }

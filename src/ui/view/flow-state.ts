@@ -104,8 +104,7 @@ export function readFlowState(app: App, state: RelayState, logRows: readonly Dec
 	const registryExists = app.vault.getAbstractFileByPath(registryPath) !== null || app.vault.getAbstractFileByPath(notePath) !== null;
 	const queues = state.queues();
 	const dead: DeadLetterRow[] = [];
-	for (const entry of state.index().all()) {
-		if (entry.location.area !== "dead-letter") continue;
+	for (const entry of state.index().deadLetters()) {
 		const deadAt = parseTime(entry.deadAt);
 		dead.push({ path: entry.path, messageId: entry.messageId, errorCode: entry.errorCode, errorMessage: entry.errorMessage, deadAt: Number.isNaN(deadAt) ? null : deadAt });
 	}

@@ -6,8 +6,9 @@ import { actionButton, renderDeadLetters, renderDecisions } from "./flow-lists";
 import type { FlowState } from "./flow-state";
 
 // The message flow section: which device routes, per-group queues, dead letters, the latest
-// routing decisions and the registry's problems. It is small, so it is rebuilt on each relay
-// change; the collapsible parts keep their open or closed state.
+// routing decisions and the registry's problems. Each part is rebuilt only when what it shows
+// changed (while messages flow, the queues and decisions change, the dead letters seldom); the
+// collapsible parts keep their open or closed state.
 
 const QUEUE_COLUMNS: { key: keyof Pick<GroupQueue, "inbox" | "outbox" | "inFlight" | "overdue">; label: string; count: string }[] = [
 	{ key: "inbox", label: "Inbox", count: "inbox" },
@@ -26,7 +27,8 @@ export class MessageFlowPanel {
 	private readonly deadListEl: HTMLElement;
 	private readonly recentEl: HTMLDetailsElement;
 	private readonly recentListEl: HTMLElement;
-	private signature = "";
+	/** What each part last showed, so that a relay change rebuilds only the parts it changed. */
+	private readonly shown = new Map<string, string>();
 
 	constructor(parent: HTMLElement) {
 		this.el = parent.createDiv({ cls: "a2a-flow" });
@@ -47,19 +49,26 @@ export class MessageFlowPanel {
 	}
 
 	render(state: FlowState, now: number): void {
-		const signature = JSON.stringify(state);
-		if (signature === this.signature) return;
-		this.signature = signature;
-		this.renderRouter(state);
-		this.renderEmpty(state);
-		this.renderErrors(state);
-		this.renderQueues(state.groups);
-		this.deadEl.setAttr("data-count", String(state.deadLetterCount));
-		this.deadEl.toggleClass("a2a-has-dead", state.deadLetterCount > 0);
-		const countEl = this.deadEl.querySelector<HTMLElement>(".a2a-dead-count");
-		if (countEl) setTextIfChanged(countEl, String(state.deadLetterCount));
-		renderDeadLetters(this.deadListEl, state.deadLetterCount, state.deadLetters, now);
-		renderDecisions(this.recentListEl, state.recent, state.registryExists);
+		this.part("router", [state.router, state.leaseConflict], () => this.renderRouter(state));
+		this.part("empty", [state.registryExists, state.groups.length, state.registryPath], () => this.renderEmpty(state));
+		this.part("errors", [state.registryErrors, state.registryPath], () => this.renderErrors(state));
+		this.part("queues", state.groups, () => this.renderQueues(state.groups));
+		// The dead letters' ages ("3 min ago") change with the clock: the minute is part of what they show.
+		this.part("dead", [state.deadLetterCount, state.deadLetters, Math.floor(now / 60_000)], () => {
+			this.deadEl.setAttr("data-count", String(state.deadLetterCount));
+			this.deadEl.toggleClass("a2a-has-dead", state.deadLetterCount > 0);
+			const countEl = this.deadEl.querySelector<HTMLElement>(".a2a-dead-count");
+			if (countEl) setTextIfChanged(countEl, String(state.deadLetterCount));
+			renderDeadLetters(this.deadListEl, state.deadLetterCount, state.deadLetters, now);
+		});
+		this.part("recent", [state.recent, state.registryExists], () => renderDecisions(this.recentListEl, state.recent, state.registryExists));
+	}
+
+	private part(name: string, shows: unknown, render: () => void): void {
+		const signature = JSON.stringify(shows);
+		if (this.shown.get(name) === signature) return;
+		this.shown.set(name, signature);
+		render();
 	}
 
 	/** Which device routes, and a warning when two devices both believe they do. */
@@ -100,9 +109,29 @@ export class MessageFlowPanel {
 		for (const error of state.registryErrors) list.createEl("li", { text: error });
 	}
 
+	/** The count cells of the queue table, by group and column: counts change in place, the table is rebuilt only for other groups. */
+	private queueCells = new Map<string, Map<string, HTMLElement>>();
+
 	private renderQueues(groups: GroupQueue[]): void {
-		this.queuesEl.empty();
 		setHidden(this.queuesEl, groups.length === 0);
+		const sameGroups = [...this.queueCells.keys()].join("\n") === groups.map((g) => g.group).join("\n");
+		if (!sameGroups) this.buildQueueTable(groups);
+		for (const group of groups) {
+			const cells = this.queueCells.get(group.group);
+			for (const column of QUEUE_COLUMNS) {
+				const td = cells?.get(column.key);
+				if (!td) continue;
+				const value = group[column.key];
+				setTextIfChanged(td, String(value));
+				td.toggleClass("a2a-zero", value === 0);
+				td.toggleClass("a2a-overdue", value !== 0 && column.key === "overdue");
+			}
+		}
+	}
+
+	private buildQueueTable(groups: GroupQueue[]): void {
+		this.queuesEl.empty();
+		this.queueCells = new Map();
 		if (groups.length === 0) return;
 		const table = this.queuesEl.createEl("table", { cls: "a2a-queue-table" });
 		const headRow = table.createEl("thead").createEl("tr");
@@ -112,12 +141,9 @@ export class MessageFlowPanel {
 		for (const group of groups) {
 			const tr = body.createEl("tr", { attr: { "data-group": group.group } });
 			tr.createEl("th", { cls: "a2a-queue-group", text: group.group, attr: { scope: "row" } });
-			for (const column of QUEUE_COLUMNS) {
-				const value = group[column.key];
-				const td = tr.createEl("td", { cls: "a2a-num", text: String(value), attr: { "data-count": column.count } });
-				if (value === 0) td.addClass("a2a-zero");
-				else if (column.key === "overdue") td.addClass("a2a-overdue");
-			}
+			const cells = new Map<string, HTMLElement>();
+			for (const column of QUEUE_COLUMNS) cells.set(column.key, tr.createEl("td", { cls: "a2a-num", attr: { "data-count": column.count } }));
+			this.queueCells.set(group.group, cells);
 		}
 	}
 }
