@@ -1,5 +1,6 @@
 import type { RoutingDecision } from "./decision";
 import { basename } from "./paths";
+import { OUTCOMES } from "./protocol";
 import { oneLine } from "./text";
 
 // The routing log note (`log/YYYY-MM-DD.md`): one Markdown table row per decision, written as soon
@@ -15,12 +16,14 @@ export function escapeCell(text: string | undefined, max = 200): string {
 	if (!text) return "";
 	return oneLine(text, max)
 		.replace(/[&<>]/g, (c) => HTML_ENTITIES[c])
-		.replace(/[\\`*[\]#!|~=^$%]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`);
+		.replace(/[\\`*[\]#!|~=^$%]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
+		// A bare address would become a link: `://` and `www.` are written with an escaped character.
+		.replace(/:\/\/|\bwww\./gi, (m) => (m.startsWith(":") ? "\\://" : `${m.slice(0, 3)}\\.`));
 }
 
 /** The text of a cell written by escapeCell. */
 export function unescapeCell(cell: string): string {
-	return cell.replace(/\\([\\`*_[\]#!|~=^$%])/g, "$1").replace(/&(amp|lt|gt);/g, (_m, name: string) => ({ amp: "&", lt: "<", gt: ">" })[name] ?? "");
+	return cell.replace(/\\([\\`*_[\]#!|~=^$%:.])/g, "$1").replace(/&(amp|lt|gt);/g, (_m, name: string) => ({ amp: "&", lt: "<", gt: ">" })[name] ?? "");
 }
 
 export function logHeader(day: string): string {
@@ -28,7 +31,7 @@ export function logHeader(day: string): string {
 }
 
 /** The link to a note in a log row: by name (names the router writes hold no link syntax). */
-function noteLink(path: string): string {
+export function noteLink(path: string): string {
 	const name = basename(path).replace(/\.md$/i, "");
 	return /^[^\\[\]|#^<>%`\n\r]+$/.test(name) ? `[[${name}]]` : escapeCell(basename(path));
 }
@@ -38,6 +41,18 @@ export function logLine(d: RoutingDecision): string {
 	const time = new Date(d.time).toISOString().slice(11, 19);
 	const route = d.source_group || d.target_group ? `${d.source_group ?? "?"} -> ${d.target_group ?? "?"}` : "";
 	return `| ${time} | ${d.outcome} | ${escapeCell(d.message_id)} | ${escapeCell(d.trace_id)} | ${escapeCell(route)} | ${escapeCell(d.error_code)} | ${noteLink(d.path)} |\n`;
+}
+
+const KNOWN_OUTCOMES: ReadonlySet<string> = new Set(OUTCOMES);
+
+/**
+ * A row read back, written again as the router writes rows (every cell escaped anew), or null when
+ * it is not a row the router could have written. Rows from elsewhere (a log's conflict copy) pass
+ * through this before they join a log.
+ */
+export function rowLine(row: LogRow): string | null {
+	if (!/^\d{2}:\d{2}:\d{2}$/.test(row.time) || !KNOWN_OUTCOMES.has(row.outcome) || row.name === "") return null;
+	return `| ${row.time} | ${row.outcome} | ${escapeCell(row.messageId)} | ${escapeCell(row.traceId)} | ${escapeCell(row.route)} | ${escapeCell(row.errorCode)} | ${noteLink(row.name)} |\n`;
 }
 
 /** Splits a table row on its unescaped pipes. */

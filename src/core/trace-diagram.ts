@@ -1,7 +1,6 @@
 import type { IndexEntry } from "./message-index";
 import { ROUTER_SENDER } from "./protocol";
-import { escapeCell } from "./routing-log";
-import { basename } from "./paths";
+import { escapeCell, noteLink } from "./routing-log";
 
 // A conversation (the messages of one trace) as a Mermaid sequence diagram and as a Markdown
 // table: the groups are the lifelines, each request and response an arrow labelled with its type
@@ -102,19 +101,13 @@ export function traceMermaid(entries: readonly IndexEntry[], writeTime: TimeWrit
 	return lines.join("\n");
 }
 
-/** The link to a note by name (as the routing log writes it), or its escaped name. */
-function noteCell(path: string): string {
-	const name = basename(path).replace(/\.md$/i, "");
-	return /^[^\\[\]|#^<>%`\n\r]+$/.test(name) ? `[[${name}]]` : escapeCell(basename(path));
-}
-
 /** A Markdown table of the messages of a trace: one row per message, every value escaped. */
 export function traceTable(entries: readonly IndexEntry[], writeTime: TimeWriter): string {
 	const rows = ["| # | Time | From | To | Kind | Type or status | Priority | State | Marks | Note |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"];
 	traceSteps(entries).forEach((step, i) => {
 		const e = step.entry;
 		const cells = [String(i + 1), step.time ? writeTime(step.time) : "", step.from, step.to, e.kind ?? "", step.what, e.priority ?? "", e.state ?? "", step.marks.join(", ")];
-		rows.push(`| ${cells.map((c) => escapeCell(c)).join(" | ")} | ${noteCell(e.path)} |`);
+		rows.push(`| ${cells.map((c) => escapeCell(c)).join(" | ")} | ${noteLink(e.path)} |`);
 	});
 	return rows.join("\n");
 }

@@ -1,6 +1,6 @@
 import type { RoutingDecision } from "../core/decision";
 import type { VaultLayout } from "../core/layout";
-import { logHeader, logLine, parseLogLines } from "../core/routing-log";
+import { logHeader, logLine, parseLogLines, rowLine } from "../core/routing-log";
 import { basename, stem } from "../core/paths";
 import type { VaultPort } from "./vault-port";
 
@@ -8,53 +8,102 @@ import type { VaultPort } from "./vault-port";
 // that a crash loses no row of a move already made. Recovery asks `hasRow` before writing a row
 // again, and rows of a log's sync-conflict copies are merged into the log.
 
+/** A log conflict copy's name: `<day> … sync-conflict …`, `<day> (conflicted copy …)`, `<day> (… conflict …)`. */
+const CONFLICT_COPY = /^(\d{4}-\d{2}-\d{2})[ .].*(?:sync-conflict|conflicted copy|\(conflict)/i;
+
+/** A calendar day written as YYYY-MM-DD (2026-02-30 is not one). */
+function isDay(day: string): boolean {
+	const time = Date.parse(`${day}T00:00:00Z`);
+	return Number.isFinite(time) && new Date(time).toISOString().startsWith(day);
+}
+
 export class LogWriter {
 	private readonly folders = new Set<string>();
+	/** What could not be written or merged since the last look: warnings for the pass report. */
+	private problems: string[] = [];
 
 	constructor(
 		private readonly port: VaultPort,
 		private readonly layout: () => VaultLayout,
 	) {}
 
-	/** Appends the row of one decision to the log of its day. */
+	/**
+	 * Appends the row of one decision to the log of its day. Never throws: a log that cannot be
+	 * written (a folder, a link or a locked file where the note should be) must not stop a move
+	 * half way; the row is reported instead.
+	 */
 	async write(decision: RoutingDecision): Promise<void> {
 		const layout = this.layout();
 		if (!layout.mayWrite(decision.path)) return;
 		const path = layout.logPath(new Date(decision.time));
-		if (!this.folders.has(layout.logFolder)) {
-			await this.port.ensureFolder(layout.logFolder);
-			this.folders.add(layout.logFolder);
+		const line = logLine(decision);
+		try {
+			if (!this.folders.has(layout.logFolder)) {
+				await this.port.ensureFolder(layout.logFolder);
+				this.folders.add(layout.logFolder);
+			}
+			await this.port.append(path, line, logHeader(stem(path)));
+		} catch (error) {
+			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${line.trim()}`);
 		}
-		await this.port.append(path, logLine(decision), logHeader(stem(path)));
+	}
+
+	/** The problems met since the last call, once each. */
+	takeProblems(): string[] {
+		const problems = this.problems;
+		this.problems = [];
+		return problems;
 	}
 
 	/** True when the log of `time`'s day already has a row of this outcome for this message. */
 	async hasRow(decision: Pick<RoutingDecision, "outcome" | "message_id" | "time">): Promise<boolean> {
 		if (!decision.message_id) return false;
-		const read = await this.port.read(this.layout().logPath(new Date(decision.time)));
+		const read = await this.port.read(this.layout().logPath(new Date(decision.time))).catch(() => null);
 		if (!read) return false;
 		return parseLogLines(read.text).some((row) => row.messageId === decision.message_id && row.outcome === decision.outcome);
 	}
 
 	/**
-	 * Rows of a log's conflict copies (two devices wrote the log of one day) that the log lacks are
-	 * appended to it, and the copy is removed. Returns the copies merged.
+	 * Rows of a log's conflict copies (two devices wrote the log of one day) that the log lacks join
+	 * it, each written anew as the router writes rows (so a copy cannot bring HTML or links in), and
+	 * the copy is removed. The log is rewritten only if unchanged since it was read (a sync engine may
+	 * replace it meanwhile; then the next pass merges again), so a row is never there twice. Returns
+	 * the copies merged.
 	 */
 	async mergeConflictCopies(): Promise<string[]> {
 		const layout = this.layout();
 		const merged: string[] = [];
 		for (const path of await this.port.list(layout.logFolder)) {
-			const day = /^(\d{4}-\d{2}-\d{2})[ .].*(?:sync-conflict|conflicted copy|\(conflict)/i.exec(basename(path))?.[1];
-			if (!day) continue;
-			const copy = await this.port.read(path);
-			if (!copy) continue;
-			const mainPath = layout.logPath(new Date(`${day}T00:00:00Z`));
-			const main = await this.port.read(mainPath);
-			const have = new Set((main?.text ?? "").split("\n"));
-			const missing = copy.text.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| Time") && !line.startsWith("| ---") && !have.has(line));
-			if (missing.length > 0) await this.port.append(mainPath, `${missing.join("\n")}\n`, logHeader(day));
-			if ((await this.port.remove(path, copy)) === "done") merged.push(path);
+			const day = CONFLICT_COPY.exec(basename(path))?.[1];
+			if (!day || !isDay(day)) continue;
+			try {
+				if (await this.mergeCopy(path, layout.logPath(new Date(`${day}T00:00:00Z`)), day)) merged.push(path);
+			} catch (error) {
+				this.problems.push(`the log's conflict copy ${path} could not be merged (${error instanceof Error ? error.message : String(error)})`);
+			}
 		}
 		return merged;
+	}
+
+	private async mergeCopy(path: string, mainPath: string, day: string): Promise<boolean> {
+		const copy = await this.port.read(path);
+		if (!copy) return false;
+		const main = await this.port.read(mainPath);
+		const have = new Set(parseLogLines(main?.text ?? "").map(rowLine));
+		const missing: string[] = [];
+		for (const row of parseLogLines(copy.text)) {
+			const line = rowLine(row);
+			if (line === null || have.has(line)) continue;
+			have.add(line);
+			missing.push(line);
+		}
+		if (missing.length > 0) {
+			if (!main) await this.port.append(mainPath, missing.join(""), logHeader(day));
+			else {
+				const text = main.text.endsWith("\n") || main.text === "" ? main.text : `${main.text}\n`;
+				if ((await this.port.replace(mainPath, text + missing.join(""), main)) !== "done") return false;
+			}
+		}
+		return (await this.port.remove(path, copy)) === "done";
 	}
 }

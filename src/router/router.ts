@@ -147,6 +147,7 @@ export class Router implements PassContext {
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
 			return report;
 		} finally {
+			report.warnings.push(...this.log.takeProblems());
 			await this.port.flush?.();
 		}
 	}
