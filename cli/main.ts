@@ -5,6 +5,7 @@ import { INIT_HELP, runInit } from "./commands/init";
 import { REPLY_HELP, runReply } from "./commands/reply";
 import { ROUTE_HELP, runRoute } from "./commands/route";
 import { SEND_HELP, runSend } from "./commands/send";
+import { SERVE_HELP, runServe } from "./commands/serve";
 import { STATUS_HELP, runStatus } from "./commands/status";
 import { VaultError } from "./session";
 
@@ -20,6 +21,7 @@ Commands:
   reply    answer a delivered request
   status   show agents and message queues
   agent    update an agent's status note, or append a finding
+  serve    serve the groups as A2A agents over HTTP (any A2A client can call them)
 
 Every command takes --vault DIR (default: the current folder), --root NAME (default A2A), --json and
 --help. Run \`a2a <command> --help\` for its options.`;
@@ -46,6 +48,7 @@ const COMMANDS: Record<string, Command> = {
 	reply: { help: REPLY_HELP, flags: { values: ["message", "status", "answer", "artifact", "error-code"], repeated: ["artifact"], booleans: [] }, run: runReply },
 	status: { help: STATUS_HELP, flags: { values: ["agents", "stale-minutes"], repeated: ["agents"], booleans: [] }, run: runStatus },
 	agent: { help: AGENT_HELP, flags: { values: ["action", "context", "data", "decisions", "next"], booleans: [] }, run: runAgent },
+	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval"], booleans: [] }, run: runServe },
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {
