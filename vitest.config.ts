@@ -14,6 +14,17 @@ export default defineConfig({
 				},
 			},
 			{
+				// `a2a serve` as a child process, driven over HTTP by the official A2A client: plain Node
+				// (its fetch, not happy-dom's), longer timeouts for the processes it starts.
+				test: {
+					name: "a2a",
+					include: ["test/a2a/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60000,
+					hookTimeout: 60000,
+				},
+			},
+			{
 				// The built main.js sits beside main.ts: tests run the TypeScript source.
 				resolve: { alias: { obsidian: fakeObsidian }, extensions: [".ts", ".mts", ".mjs", ".js", ".json"] },
 				test: {
