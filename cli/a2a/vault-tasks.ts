@@ -1,7 +1,9 @@
 import type { Task } from "@a2a-js/sdk";
+import { candidateNames } from "../../src/core/file-names";
 import type { Payload } from "../../src/core/message";
 import type { IndexEntry } from "../../src/core/message-index";
 import { readRawMessage } from "../../src/core/message-parse";
+import { basename, joinPath } from "../../src/core/paths";
 import type { Router } from "../../src/router/router";
 import type { GatewayOutbox } from "./gateway-outbox";
 import { CONTEXT_ID_FIELD } from "./mapping/message-to-request";
@@ -106,12 +108,33 @@ export class VaultTasks {
 		let request = this.locate(id);
 		if (!request) return null;
 		if (!(await this.router.port.stat(request.path))) {
-			// The note moved since the index last heard of it: look where it is now.
-			await this.refresh([request.path]);
-			request = this.locate(id);
+			request = await this.followMove(request, id);
 			if (!request) return null;
 		}
 		return noteToTask(await this.facts(request));
+	}
+
+	/**
+	 * The note moved since the index last heard of it (the watcher's event is still on its way):
+	 * look where the router puts it next, under the names it would give it, then everywhere.
+	 */
+	private async followMove(request: IndexEntry, id: string): Promise<IndexEntry | null> {
+		await this.refresh([request.path]);
+		const { layout, port, indexSync } = this.router;
+		const target = request.targetGroup ?? "";
+		const folders = [layout.box(target, "inbox"), layout.box(target, "archive"), layout.deadLetterFolder].filter((f): f is string => f !== null);
+		const names = candidateNames(basename(request.path), id).slice(0, 3);
+		for (const folder of folders) {
+			for (const name of names) {
+				const path = joinPath(folder, name);
+				if (await port.stat(path)) await indexSync.refresh(path);
+			}
+		}
+		const found = this.locate(id);
+		if (found) return found;
+		await indexSync.rescan(true, true);
+		await this.outbox.load();
+		return this.locate(id);
 	}
 
 	/**

@@ -62,6 +62,12 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			io.err(`Registry changed: serving ${gateway.servedGroups().map((g) => g.id).join(", ") || "no group"}.`);
 		},
 	});
+	// Listening for Ctrl+C before the ready line is printed: a signal sent on seeing it stops cleanly.
+	let stop = () => undefined as void;
+	const stopped = new Promise<void>((resolve) => (stop = () => resolve()));
+	process.once("SIGINT", stop);
+	process.once("SIGTERM", stop);
+	signal?.addEventListener("abort", stop);
 	await gateway.start();
 	server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line) });
 	let base: string;
@@ -69,6 +75,8 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		base = await server.listen();
 	} catch (error) {
 		await gateway.stop();
+		process.off("SIGINT", stop);
+		process.off("SIGTERM", stop);
 		throw new UsageError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
 	}
 	const groups = server.groups().map((g) => ({ id: g.id, url: `${base}groups/${encodeURIComponent(g.id)}/` }));
@@ -77,13 +85,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		io.out(`Serving ${groups.length} group(s) as A2A agents at ${base} (requests come from ${gatewayId}); press Ctrl+C to stop.`);
 		for (const g of groups) io.out(`  ${g.id}: ${g.url}`);
 	}
-	let stop = () => undefined as void;
-	await new Promise<void>((resolve) => {
-		stop = () => resolve();
-		process.once("SIGINT", stop);
-		process.once("SIGTERM", stop);
-		signal?.addEventListener("abort", stop);
-	});
+	await stopped;
 	process.off("SIGINT", stop);
 	process.off("SIGTERM", stop);
 	await server.close();
