@@ -1,0 +1,65 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { NodeVault } from "../cli/node-vault";
+import { createUnderFreeName } from "../src/actions/write-note";
+import { buildResponse, messageFileName } from "../src/core/compose";
+import { readFrontmatter } from "../src/core/frontmatter";
+import { serialiseMessage } from "../src/core/message-serialise";
+
+// A scripted agent for load tests and benchmarks: it answers every request delivered to one
+// group's inbox, with a text derived from the request's message_id, by writing the response into
+// the group's outbox exactly as `a2a reply` does (buildResponse, then an atomic create under a
+// free name). It wakes on fs.watch and on a slow timer; `stop` ends it.
+
+export interface ScriptedAgent {
+	/** message_ids answered so far. */
+	answered: Set<string>;
+	stop(): Promise<void>;
+}
+
+export function startScriptedAgent(vaultDir: string, group: string, answerFor: (messageId: string) => string, root = "A2A"): ScriptedAgent {
+	const vault = new NodeVault(vaultDir);
+	const inbox = `${root}/groups/${group}/inbox`;
+	const outbox = `${root}/groups/${group}/outbox`;
+	const answered = new Set<string>();
+	let stopped = false;
+	let wake: (() => void) | null = null;
+	const poke = () => wake?.();
+	fs.mkdirSync(path.join(vaultDir, ...inbox.split("/")), { recursive: true });
+	const watcher = fs.watch(path.join(vaultDir, ...inbox.split("/")), poke);
+
+	const answerAll = async () => {
+		for (const file of await vault.list(inbox)) {
+			if (!file.endsWith(".md")) continue;
+			const read = await vault.read(file);
+			const fm = read ? readFrontmatter(read.text) : null;
+			const id = fm?.message_id;
+			if (!fm || typeof id !== "string" || answered.has(id) || fm.kind !== "request" || fm.state !== "delivered") continue;
+			const request = { messageId: id, traceId: fm.trace_id as string, sourceGroup: fm.source_group as string, targetGroup: group };
+			const response = buildResponse({ request, status: "success", answer: answerFor(id) }, Date.now());
+			await createUnderFreeName(vault, outbox, messageFileName(response, Date.now()), serialiseMessage(response));
+			answered.add(id);
+		}
+	};
+
+	const loop = (async () => {
+		while (!stopped) {
+			await answerAll();
+			await new Promise<void>((resolve) => {
+				wake = resolve;
+				setTimeout(resolve, 200);
+			});
+			wake = null;
+		}
+	})();
+
+	return {
+		answered,
+		async stop() {
+			stopped = true;
+			poke();
+			watcher.close();
+			await loop;
+		},
+	};
+}
