@@ -28,9 +28,16 @@ export function startScriptedAgent(vaultDir: string, group: string, answerFor: (
 	fs.mkdirSync(path.join(vaultDir, ...inbox.split("/")), { recursive: true });
 	const watcher = fs.watch(path.join(vaultDir, ...inbox.split("/")), poke);
 
+	// A name is reused once the router moved the note away (two ids can share a file name's start):
+	// a file is known by its identity on disk, not by its name.
+	const seen = new Map<string, string>();
 	const answerAll = async () => {
-		for (const file of await vault.list(inbox)) {
-			if (!file.endsWith(".md")) continue;
+		const listed = (await vault.list(inbox)).filter((f) => f.endsWith(".md"));
+		for (const gone of [...seen.keys()].filter((f) => !listed.includes(f))) seen.delete(gone);
+		for (const file of listed) {
+			const identity = (await vault.stat(file))?.id ?? "";
+			if (seen.get(file) === identity) continue;
+			seen.set(file, identity);
 			const read = await vault.read(file);
 			const fm = read ? readFrontmatter(read.text) : null;
 			const id = fm?.message_id;

@@ -1,5 +1,6 @@
 import type { VaultLayout } from "../../src/core/layout";
 import { entryFromRaw } from "../../src/core/message-index";
+import type { Payload } from "../../src/core/message";
 import type { IndexEntry } from "../../src/core/message-index";
 import { isMessagePath, readRawMessage } from "../../src/core/message-parse";
 import { ignoreReason } from "../../src/core/ignore";
@@ -13,6 +14,9 @@ import type { VaultPort } from "../../src/router/vault-port";
 export interface PendingNote {
 	path: string;
 	entry: IndexEntry;
+	/** The note as read when it was written (or found): the router never edits an outbox note. */
+	payload: Payload;
+	fields: Record<string, unknown>;
 }
 
 export class GatewayOutbox {
@@ -43,6 +47,10 @@ export class GatewayOutbox {
 
 	/** Brings one outbox path up to date; returns the message ids it touched. */
 	async refresh(path: string): Promise<string[]> {
+		// A note the gateway wrote is never edited in the outbox (the router moves it whole): while it
+		// is there, what was read stays true.
+		const known = this.idByPath.get(path);
+		if (known !== undefined && (await this.port.stat(path))) return [known];
 		const touched = this.forget(path);
 		if (ignoreReason(path) || !isMessagePath(path)) return touched;
 		const read = await this.port.read(path);
@@ -59,7 +67,7 @@ export class GatewayOutbox {
 		if (!parsed.ok) return;
 		const entry = entryFromRaw(path, location, parsed.raw);
 		if (entry.kind !== "request" || !entry.messageId || entry.sourceGroup !== this.gateway()) return;
-		this.byId.set(entry.messageId, { path, entry });
+		this.byId.set(entry.messageId, { path, entry, payload: parsed.raw.payload, fields: parsed.raw.fields });
 		this.idByPath.set(path, entry.messageId);
 	}
 
@@ -75,8 +83,11 @@ export class GatewayOutbox {
 		return this.byId.get(id);
 	}
 
-	has(path: string): boolean {
-		return this.idByPath.has(path);
+	/** The pending note at `path`, if the outbox holds one there. */
+	byPath(path: string): PendingNote | undefined {
+		const id = this.idByPath.get(path);
+		const note = id === undefined ? undefined : this.byId.get(id);
+		return note?.path === path ? note : undefined;
 	}
 
 	all(): PendingNote[] {

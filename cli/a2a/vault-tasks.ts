@@ -82,6 +82,8 @@ export class VaultTasks {
 	}
 
 	private async readNote(path: string): Promise<{ payload: Payload; fields: Record<string, unknown> } | null> {
+		const pending = this.outbox.byPath(path);
+		if (pending) return pending;
 		const read = await this.router.port.read(path);
 		if (!read) return null;
 		const parsed = readRawMessage(read.text, path);
