@@ -59,6 +59,12 @@ function checkMain() {
 	const dynamicRequires = (code.match(/\brequire\s*\(\s*[^"'`\s)]/g) ?? []).length;
 	if (dynamicRequires > 0) note(`main.js has ${dynamicRequires} require(...) call(s) with a computed argument; check they cannot load a Node module`);
 
+	// The A2A SDK (and jose, which comes with it) belong to the CLI bundle only: network code never
+	// goes into the plugin. Strings only these packages (and the CLI's A2A gateway) hold would show it.
+	const networkCode = NETWORK_MARKERS.filter((marker) => code.includes(marker));
+	if (networkCode.length === 0) pass("main.js holds no A2A network code (@a2a-js/sdk, jose, a2a serve)");
+	else fail(`main.js holds no A2A network code: it contains ${networkCode.map((m) => JSON.stringify(m)).join(", ")}`);
+
 	// Obsidian's guidelines forbid building DOM from HTML strings.
 	const htmlSinks = ["innerHTML", "outerHTML", "insertAdjacentHTML"].filter((sink) => code.includes(sink));
 	if (htmlSinks.length === 0) pass("main.js does not use innerHTML, outerHTML or insertAdjacentHTML");
@@ -92,6 +98,14 @@ function checkMain() {
 	else fail(`the exported class extends obsidian's Plugin`);
 }
 
+/**
+ * Strings of @a2a-js/sdk (its error domain and version header), of jose (its error codes) and of
+ * the CLI's A2A gateway (the routing extension): none may appear in main.js.
+ */
+const NETWORK_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:routing:v1", "ERR_JWS_INVALID", "ERR_JWT_EXPIRED"];
+/** Those of them the CLI bundle must hold (so that their absence from main.js means something). */
+const CLI_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:routing:v1"];
+
 function checkCli() {
 	if (!existsSync(cliPath)) {
 		fail("dist/cli.cjs exists (run `npm run build` first)");
@@ -100,6 +114,10 @@ function checkCli() {
 	const size = statSync(cliPath).size;
 	if (size === 0) fail("dist/cli.cjs exists: it is empty");
 	else pass(`dist/cli.cjs exists (${(size / 1024).toFixed(1)} KiB)`);
+	const code = readFileSync(cliPath, "utf8");
+	const missing = CLI_MARKERS.filter((marker) => !code.includes(marker));
+	if (missing.length === 0) pass("dist/cli.cjs carries the A2A SDK and a2a serve (the markers main.js must not hold are found here)");
+	else fail(`dist/cli.cjs carries the A2A SDK and a2a serve: it lacks ${missing.map((m) => JSON.stringify(m)).join(", ")}`);
 }
 
 // Every value the obsidian typings export, as an inert stand-in: classes as empty classes (so

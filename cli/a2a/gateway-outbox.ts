@@ -17,6 +17,8 @@ export interface PendingNote {
 	/** The note as read when it was written (or found): the router never edits an outbox note. */
 	payload: Payload;
 	fields: Record<string, unknown>;
+	/** The file's identity on disk (a name is reused once the router moved a note away). */
+	fileId?: string;
 }
 
 export class GatewayOutbox {
@@ -49,25 +51,30 @@ export class GatewayOutbox {
 	async refresh(path: string): Promise<string[]> {
 		// A note the gateway wrote is never edited in the outbox (the router moves it whole): while it
 		// is there, what was read stays true.
-		const known = this.idByPath.get(path);
-		if (known !== undefined && (await this.port.stat(path))) return [known];
+		const known = this.byPath(path);
+		const now = known ? await this.port.stat(path) : null;
+		if (known && now && (known.fileId === undefined || known.fileId === now.id)) {
+			known.fileId = now.id;
+			return [known.entry.messageId as string];
+		}
 		const touched = this.forget(path);
 		if (ignoreReason(path) || !isMessagePath(path)) return touched;
 		const read = await this.port.read(path);
 		if (!read) return touched;
-		this.add(path, read.text);
+		this.add(path, read.text, read.info.id);
 		const id = this.idByPath.get(path);
 		return id ? [...touched, id] : touched;
 	}
 
-	/** Records a note just written (or read) at `path`. */
-	add(path: string, text: string): void {
+	/** Records a note just written (or read) at `path`; `fileId` is its identity on disk when known. */
+	add(path: string, text: string, fileId?: string): void {
+		this.forget(path);
 		const location = this.layout().locate(path);
 		const parsed = readRawMessage(text, path, true);
 		if (!parsed.ok) return;
 		const entry = entryFromRaw(path, location, parsed.raw);
 		if (entry.kind !== "request" || !entry.messageId || entry.sourceGroup !== this.gateway()) return;
-		this.byId.set(entry.messageId, { path, entry, payload: parsed.raw.payload, fields: parsed.raw.fields });
+		this.byId.set(entry.messageId, { path, entry, payload: parsed.raw.payload, fields: parsed.raw.fields, fileId });
 		this.idByPath.set(path, entry.messageId);
 	}
 
