@@ -23,10 +23,10 @@ describe("initVault", () => {
 			"A2A/log",
 			...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((box) => `A2A/groups/${g}/${box}`)),
 		]);
-		expect(describeInit(first)).toBe("Created registry.yaml and 15 folders in A2A (4 groups).");
+		expect(describeInit(first)).toBe("Created registry.yaml and 18 folders in A2A (5 groups).");
 		const again = await initVault(vault, "A2A");
 		expect(again).toMatchObject({ registryCreated: false, folders: [] });
-		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (4 groups).");
+		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
 	});
 
 	it("keeps a registry that exists, and says what is wrong with it", async () => {
