@@ -83,7 +83,10 @@ export class A2aHttpServer {
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const started = Date.now();
 		let rpcMethod = "-";
-		res.on("finish", () => this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(req.url ?? "?")} ${res.statusCode} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`));
+		res.on("close", () => {
+			const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
+			this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(req.url ?? "?")} ${status} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`);
+		});
 		try {
 			rpcMethod = (await this.route(req, res)) ?? "-";
 		} catch (error) {

@@ -26,7 +26,7 @@ import { followTask } from "./follow-task";
 import type { Gateway } from "./gateway";
 import { applyHistoryLength, listGroupTasks } from "./list-tasks";
 import { ROUTING_EXTENSION } from "./mapping/routing-extension";
-import { isTerminal } from "./mapping/note-to-task";
+import { NOTE_METADATA_KEY, isTerminal } from "./mapping/note-to-task";
 import { taskStream } from "./task-stream";
 
 // One served group as an A2A agent: the SDK's request-handler interface implemented over the vault
@@ -64,10 +64,9 @@ export class GroupRequestHandler implements A2ARequestHandler {
 	/** The task `id` of this group, or null. A refused message's task counts (it was never written). */
 	private async load(id: string): Promise<Task | null> {
 		const refused = this.gateway.writer.refusedTask(id);
-		const task = refused ?? (await this.gateway.tasks.load(id));
-		const target = this.gateway.tasks.locate(id)?.targetGroup;
-		if (!task || (!refused && target !== this.group)) return null;
-		return task;
+		if (refused) return (refused.metadata?.[NOTE_METADATA_KEY] as { target_group?: string } | undefined)?.target_group === this.group ? refused : null;
+		if (this.gateway.tasks.locate(id)?.targetGroup !== this.group) return null;
+		return this.gateway.tasks.load(id);
 	}
 
 	private async mustLoad(id: string): Promise<Task> {
