@@ -4,7 +4,7 @@ import type { Payload } from "../../src/core/message";
 import type { IndexEntry } from "../../src/core/message-index";
 import { isMessagePath, readRawMessage } from "../../src/core/message-parse";
 import { ignoreReason } from "../../src/core/ignore";
-import type { VaultPort } from "../../src/router/vault-port";
+import type { FileInfo, VaultPort } from "../../src/router/vault-port";
 
 // The gateway group's outbox, read: the requests `a2a serve` wrote that the router has not taken
 // yet. The router's index only counts outbox notes (it reads them when it routes them), so the
@@ -17,9 +17,11 @@ export interface PendingNote {
 	/** The note as read when it was written (or found): the router never edits an outbox note. */
 	payload: Payload;
 	fields: Record<string, unknown>;
-	/** The file's identity on disk (a name is reused once the router moved a note away). */
+	/** The file's identity on disk (a name is reused once the router moved a note away, an inode number once freed). */
 	fileId?: string;
 }
+
+const identity = (info: FileInfo): string => `${info.id ?? ""}:${info.mtime}:${info.size}`;
 
 export class GatewayOutbox {
 	private readonly byId = new Map<string, PendingNote>();
@@ -53,15 +55,15 @@ export class GatewayOutbox {
 		// is there, what was read stays true.
 		const known = this.byPath(path);
 		const now = known ? await this.port.stat(path) : null;
-		if (known && now && (known.fileId === undefined || known.fileId === now.id)) {
-			known.fileId = now.id;
+		if (known && now && (known.fileId === undefined || known.fileId === identity(now))) {
+			known.fileId = identity(now);
 			return [known.entry.messageId as string];
 		}
 		const touched = this.forget(path);
 		if (ignoreReason(path) || !isMessagePath(path)) return touched;
 		const read = await this.port.read(path);
 		if (!read) return touched;
-		this.add(path, read.text, read.info.id);
+		this.add(path, read.text, identity(read.info));
 		const id = this.idByPath.get(path);
 		return id ? [...touched, id] : touched;
 	}
