@@ -27,6 +27,13 @@ function rank(entry: IndexEntry): number {
 }
 
 export class VaultTasks {
+	/**
+	 * Where each request was last seen. The index can lose a note for a moment while the router
+	 * moves it (its create and remove reach the watcher in either order, and a slow check may list
+	 * one folder before the other): a task is then looked for from where it was last seen.
+	 */
+	private readonly lastSeen = new Map<string, IndexEntry>();
+
 	constructor(
 		private readonly router: Router,
 		readonly outbox: GatewayOutbox,
@@ -48,8 +55,10 @@ export class VaultTasks {
 	/** Where task `id`'s request is now, or null when the gateway never sent it. */
 	locate(id: string): IndexEntry | null {
 		const copies = this.copies(id);
+		if (copies.length === 0) return this.lastSeen.get(id) ?? null;
 		copies.sort((a, b) => rank(a) - rank(b));
-		return copies[0] ?? null;
+		this.lastSeen.set(id, copies[0]);
+		return copies[0];
 	}
 
 	/** True when `id` is the message_id of some other message of the vault (not a gateway request). */
@@ -78,6 +87,7 @@ export class VaultTasks {
 		};
 		for (const entry of this.router.index.all()) if (this.isGatewayRequest(entry)) consider(entry);
 		for (const pending of this.outbox.all()) consider(pending.entry);
+		for (const [id, entry] of this.lastSeen) if (!best.has(id)) best.set(id, entry);
 		return [...best.values()];
 	}
 
@@ -93,7 +103,14 @@ export class VaultTasks {
 	/** What the notes say about a request: its payload, the client's contextId, the answer. */
 	async facts(request: IndexEntry): Promise<TaskFacts> {
 		const note = await this.readNote(request.path);
-		const response = this.response(request);
+		let response = this.response(request);
+		const answered = request.state === "answered" || (request.location.area === "box" && request.location.box === "archive");
+		if (!response && answered) {
+			// The router delivers the answer before it archives the request, but the watcher may hear
+			// of the archive first: the answer is already in the gateway's inbox, not yet indexed.
+			await this.router.indexSync.rescan(true, false);
+			response = this.response(request);
+		}
 		const answer = response ? await this.readNote(response.path) : null;
 		const contextId = note?.fields[CONTEXT_ID_FIELD];
 		return {

@@ -9,6 +9,7 @@ import { A_GROUP, GATEWAY, clientFor, getTask, send, textOfParts, until, useHarn
 
 const h = useHarness();
 const COUNT = 40;
+const STREAMS = 30;
 
 describe("a2a serve under load", () => {
 	it(`${COUNT} concurrent SendMessage calls (returnImmediately): ${COUNT} notes, ${COUNT} tasks COMPLETED, each with its own answer`, async () => {
@@ -39,6 +40,31 @@ describe("a2a serve under load", () => {
 			expect(await v.files(`A2A/groups/${GATEWAY}/inbox`)).toHaveLength(COUNT);
 			expect(await v.files("A2A/dead-letter")).toEqual([]);
 			expect(agent.answered.size).toBe(COUNT);
+		} finally {
+			await agent.stop();
+		}
+	});
+
+	it(`${STREAMS} streams at once each follow their note to the end: COMPLETED, with their own answer`, async () => {
+		const v = await h.vault();
+		h.router(v.dir);
+		const served = await h.serve(v.dir);
+		const agent = startScriptedAgent(v.dir, A_GROUP, (id) => `streamed answer to ${id}`);
+		try {
+			const client = await clientFor(served.groupUrl(A_GROUP));
+			const ends = await Promise.all(
+				Array.from({ length: STREAMS }, async (_, i) => {
+					let state: TaskState | undefined;
+					let answer = "";
+					for await (const event of client.sendMessageStream({ tenant: "", message: userMessage(`stream-${i}`, "follow me"), configuration: undefined, metadata: undefined })) {
+						const p = event.payload;
+						if (p?.$case === "statusUpdate") state = p.value.status?.state;
+						if (p?.$case === "artifactUpdate") answer = textOfParts(p.value.artifact?.parts);
+					}
+					return [state, answer];
+				}),
+			);
+			expect(ends).toEqual(Array.from({ length: STREAMS }, (_, i) => [TaskState.TASK_STATE_COMPLETED, `streamed answer to stream-${i}`]));
 		} finally {
 			await agent.stop();
 		}
