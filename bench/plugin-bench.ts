@@ -1,147 +1,250 @@
 import { FakeHost } from "../test-support/fake-obsidian/host";
 import { MemoryDisk } from "../test-support/fake-obsidian/memory-disk";
+import { PLUGIN_DATA_PATH } from "../test-support/fixture-vault";
 import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
 import { readRawMessage } from "../src/core/message-parse";
+import { VIEW_TYPE_AGENT_STATUS } from "../src/ui/agent-status-view";
+import { emptyVault, historyFiles, outboxNote, outboxPath } from "./bench-vault";
+import { collectGarbage, elapsedMs, quantile, spread } from "./stats";
+import type { Spread } from "./stats";
 
-// The plugin inside (fake) Obsidian: start-up cost, the initial index, routing latency from the
-// vault event to the delivered note, and the memory the index holds.
+// The plugin inside (fake) Obsidian, over an in-memory disk (target 5, and the idle timers of
+// target 3): how long the initial index after layout-ready blocks the app at a time, with a long
+// history in the vault; the latency from the vault event of a new outbox note to its delivery, with
+// that history indexed; the timers armed once all is quiet. Also: the work done in onload, the start
+// cost's growth with ordinary notes, and the memory the index holds.
 
-const REGISTRY = `communication:\n  timeout_seconds: 3600\ngroups:\n${Array.from({ length: 10 }, (_, i) => `  g${i}-group: {}\n`).join("")}`;
+/** The event loop's longest stretches while work runs: a timer re-armed at 0 ms notes every late turn. */
+class LagMonitor {
+	private timer: ReturnType<typeof setTimeout> | null = null;
+	private last = 0;
+	readonly gaps: number[] = [];
 
-function request(i: number, from = `g${i % 10}-group`, to = `g${(i + 1) % 10}-group`): string {
-	return `---\nmessage_id: m-${i}\ntrace_id: ${(i + 1).toString(16).padStart(8, "0")}-0000-4000-8000-000000000000\nhop_count: 0\nsource_group: ${from}\ntarget_group: ${to}\nrequest_type: query\n---\n\n## Question\n\nQuestion number ${i}?\n`;
-}
-
-function vaultFiles(ordinary: number, messages: number, agents: number): Record<string, string> {
-	const files: Record<string, string> = { "A2A/registry.yaml": REGISTRY };
-	for (let i = 0; i < ordinary; i++) files[`Notes/folder-${i % 50}/note-${i}.md`] = `---\ntags: [daily]\n---\n\n# Note ${i}\n\nSome ordinary text with a [[link-${i % 97}]].\n`;
-	for (let i = 0; i < messages; i++) {
-		const delivered = request(i).replace("---\n\n", "state: delivered\ndelivered_at: 2026-01-01T00:00:00.000Z\nexpires_at: 2099-01-01T00:00:00.000Z\nattempt: 1\n---\n\n");
-		files[`A2A/groups/g${(i + 1) % 10}-group/inbox/m-${i}.md`] = delivered;
+	private note(): void {
+		const now = performance.now();
+		this.gaps.push(now - this.last);
+		this.last = now;
 	}
-	for (let i = 0; i < agents; i++) files[`A2A/agents/agent-${i}.md`] = `---\nagent_id: agent-${i}\nstatus: running\nprogress_percent: ${i % 100}\nlast_action: step ${i}\n---\n\n## [10:00:00] Started\n`;
-	return files;
+
+	start(): void {
+		this.last = performance.now();
+		const turn = () => {
+			this.note();
+			this.timer = setTimeout(turn, 0);
+		};
+		this.timer = setTimeout(turn, 0);
+	}
+
+	stop(): void {
+		if (this.timer !== null) clearTimeout(this.timer);
+		this.timer = null;
+		this.note();
+	}
+
+	get longest(): number {
+		return Math.max(0, ...this.gaps);
+	}
+
+	/** Stretches longer than `ms`. */
+	over(ms: number): number {
+		return this.gaps.filter((g) => g > ms).length;
+	}
 }
 
-const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+const BLOCK_LIMIT_MS = 50;
 
-async function boot(files: Record<string, string>) {
-	const host = new FakeHost({ disk: new MemoryDisk("bench", files), logErrors: false, watcherDelayMs: 0, metadataDelayMs: 0 });
+interface Booted {
+	host: FakeHost;
+	plugin: A2ARelayPlugin;
+	onloadMs: number;
+	readyMs: number;
+	monitor: LagMonitor;
+}
+
+async function boot(files: Record<string, string>): Promise<Booted> {
+	const host = new FakeHost({ disk: new MemoryDisk("bench", { [PLUGIN_DATA_PATH]: JSON.stringify({ showNotices: false }), ...files }), logErrors: false, watcherDelayMs: 0, metadataDelayMs: 0 });
 	const startLoad = process.hrtime.bigint();
 	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
-	const onloadMs = ms(startLoad);
+	const onloadMs = elapsedMs(startLoad);
 	await host.loadVault();
 	// What Obsidian does at load (the metadata cache of every file) is not the plugin's start cost.
 	await host.settled();
+	collectGarbage();
+	const monitor = new LagMonitor();
+	monitor.start();
 	const startReady = process.hrtime.bigint();
 	await host.setLayoutReady();
 	await plugin.parts.relay.whenIdle();
-	const readyMs = ms(startReady);
-	return { host, plugin, onloadMs, readyMs };
+	const readyMs = elapsedMs(startReady);
+	monitor.stop();
+	return { host, plugin, onloadMs, readyMs, monitor };
 }
 
-export interface PluginBenchResult {
-	onloadMs: number;
-	startSmallMs: number;
-	startLargeMs: number;
-	startRatio: number;
-	indexedMessages: number;
-	agents: number;
-	latencyP50: number;
-	latencyP99: number;
-	latencyCount: number;
-	bytesPer10k: number;
-}
-
-async function startCost(ordinary: number, runs: number): Promise<{ ms: number; onloadMs: number; indexed: number; agents: number }> {
-	const times: number[] = [];
-	const onloads: number[] = [];
-	let indexed = 0;
-	let agents = 0;
-	for (let r = 0; r < runs; r++) {
-		const { host, plugin, onloadMs, readyMs } = await boot(vaultFiles(ordinary, 2000, 500));
-		times.push(readyMs);
-		onloads.push(onloadMs);
-		indexed = plugin.parts.relay.router.index.size;
-		agents = plugin.parts.agents.all().length;
-		await host.unloadPlugin(plugin);
-		await host.dispose();
-	}
-	times.sort((a, b) => a - b);
-	onloads.sort((a, b) => a - b);
-	return { ms: times[Math.floor(times.length / 2)], onloadMs: onloads[Math.floor(onloads.length / 2)], indexed, agents };
-}
-
-async function latency(count: number): Promise<number[]> {
-	const { host, plugin } = await boot(vaultFiles(0, 0, 0));
-	const app = host.app;
-	const samples: number[] = [];
-	for (let i = 0; i < count; i++) {
-		const outbox = `A2A/groups/g0-group/outbox/l-${i}.md`;
-		const inbox = `A2A/groups/g1-group/inbox/l-${i}.md`;
-		let created = BigInt(0);
-		const done = new Promise<void>((resolve) => {
-			const onCreate = app.vault.on("create", (file) => {
-				if (file.path === outbox) created = process.hrtime.bigint();
-			});
-			const onRename = app.vault.on("rename", (file) => {
-				if (file.path !== inbox) return;
-				app.vault.offref(onCreate);
-				app.vault.offref(onRename);
-				// Delivered means stamped: wait for the frontmatter write that follows the move.
-				const onModify = app.vault.on("modify", (f) => {
-					if (f.path !== inbox) return;
-					app.vault.offref(onModify);
-					samples.push(Number(process.hrtime.bigint() - created) / 1e6);
-					resolve();
-				});
-			});
-		});
-		await host.externalWrite(outbox, request(100000 + i, "g0-group", "g1-group"));
-		await done;
-	}
+async function shutDown({ host, plugin }: Booted): Promise<void> {
 	await plugin.parts.relay.whenIdle();
 	await host.unloadPlugin(plugin);
 	await host.dispose();
-	return samples.sort((a, b) => a - b);
+}
+
+/**
+ * Milliseconds from the `create` event of a note in an outbox to the `rename` event that puts it in
+ * the target's inbox: the Obsidian adapter stamps the note in place (vault.process, a `modify`) and
+ * then renames it into the inbox, its last step.
+ */
+async function latencies(booted: Booted, count: number): Promise<number[]> {
+	const app = booted.host.app;
+	const samples: number[] = [];
+	for (let i = 0; i < count; i++) {
+		const note = outboxNote(500_000 + i);
+		const outbox = outboxPath(note);
+		const inbox = `A2A/groups/${note.to}/inbox/${note.name}`;
+		let created: number | null = null;
+		const done = new Promise<void>((resolve, reject) => {
+			const finish = (error?: Error) => {
+				clearTimeout(timer);
+				app.vault.offref(onCreate);
+				app.vault.offref(onRename);
+				if (error) reject(error);
+				else resolve();
+			};
+			const timer = setTimeout(() => finish(new Error(`${outbox} was not delivered to ${inbox} within 10 s`)), 10_000);
+			const onCreate = app.vault.on("create", (file) => {
+				if (file.path === outbox) created = performance.now();
+			});
+			const onRename = app.vault.on("rename", (file) => {
+				if (file.path !== inbox) return;
+				if (created === null) return finish(new Error(`${inbox} arrived before the create event of ${outbox}`));
+				samples.push(performance.now() - created);
+				finish();
+			});
+		});
+		await booted.host.externalWrite(outbox, note.text);
+		await done;
+	}
+	return samples;
+}
+
+function vaultWithOrdinaryNotes(ordinary: number): Record<string, string> {
+	const files = { ...emptyVault(), ...historyFiles(2000, 0) };
+	for (let i = 0; i < ordinary; i++) files[`Notes/folder-${i % 50}/note-${i}.md`] = `---\ntags: [daily]\n---\n\n# Note ${i}\n\nSome ordinary text with a [[link-${i % 97}]].\n`;
+	return files;
+}
+
+/** Start cost after layout-ready with 10,000 and with 1,000 ordinary notes (and 2,000 messages), alternating. */
+async function startCosts(rounds: number): Promise<{ small: Spread; large: Spread; onloadMs: Spread }> {
+	const small: number[] = [];
+	const large: number[] = [];
+	const onloads: number[] = [];
+	for (let round = 0; round < rounds; round++) {
+		for (const ordinary of round % 2 === 0 ? [1000, 10000] : [10000, 1000]) {
+			const booted = await boot(vaultWithOrdinaryNotes(ordinary));
+			(ordinary === 1000 ? small : large).push(booted.readyMs);
+			onloads.push(booted.onloadMs);
+			await shutDown(booted);
+		}
+	}
+	return { small: spread(small), large: spread(large), onloadMs: spread(onloads) };
 }
 
 function indexMemory(count: number): number {
-	const gc = (globalThis as { gc?: () => void }).gc;
 	const raws = Array.from({ length: count }, (_, i) => {
-		const read = readRawMessage(request(i), "x.md");
+		const read = readRawMessage(outboxNote(i).text, "x.md");
 		if (!read.ok) throw new Error(read.reason);
 		return read.raw;
 	});
-	gc?.();
+	collectGarbage();
 	const before = process.memoryUsage().heapUsed;
 	const index = new MessageIndex();
-	raws.forEach((raw, i) => index.set(entryFromRaw(`A2A/groups/g1-group/inbox/m-${i}.md`, { area: "box", box: "inbox", group: "g1-group" }, raw)));
-	gc?.();
+	raws.forEach((raw, i) => index.set(entryFromRaw(`A2A/groups/g01-group/inbox/m-${i}.md`, { area: "box", box: "inbox", group: "g01-group" }, raw)));
+	collectGarbage();
 	const after = process.memoryUsage().heapUsed;
 	if (index.size !== count) throw new Error("index lost entries");
 	return after - before;
 }
 
+export interface PluginBenchResult {
+	archived: number;
+	/** Starts measured with the history. */
+	runs: number;
+	indexed: number;
+	/** Milliseconds from layout-ready to an idle relay, with the history; and the longest block meanwhile. */
+	historyIndexMs: Spread;
+	longestBlockMs: Spread;
+	/** Stretches over the limit in all runs. */
+	blocksOverLimit: number;
+	blockLimitMs: number;
+	latencyCount: number;
+	latencyP50: number;
+	latencyP99: number;
+	latencyMax: number;
+	/** Timers the relay has armed once idle, and intervals registered through the plugin. */
+	idleTimers: number;
+	/** Intervals with the sidebar closed, and with it open (its clock for relative times). */
+	idleIntervals: number;
+	sidebarIntervals: number;
+	onloadMs: Spread;
+	startSmallMs: Spread;
+	startLargeMs: Spread;
+	startRatio: number;
+	bytesPer10k: number;
+}
+
 export async function runPluginBench(options: { quick: boolean }): Promise<PluginBenchResult> {
-	const runs = options.quick ? 1 : 3;
-	await startCost(1000, 1); // warm-up: the first start pays for compiling the code
-	const small = await startCost(1000, runs);
-	const large = await startCost(10000, runs);
-	const samples = await latency(options.quick ? 200 : 1000);
-	const pick = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+	const archived = options.quick ? 2000 : 20000;
+	const rounds = options.quick ? 1 : 3;
+	// Warm-up: the first start pays for compiling the code.
+	await shutDown(await boot({ ...emptyVault(), ...historyFiles(200, 0) }));
+
+	const files = { ...emptyVault(), ...historyFiles(archived, 0) };
+	const indexMs: number[] = [];
+	const blocks: number[] = [];
+	let blocksOverLimit = 0;
+	let booted: Booted | null = null;
+	for (let round = 0; round < rounds; round++) {
+		if (booted) await shutDown(booted);
+		booted = await boot(files);
+		indexMs.push(booted.readyMs);
+		blocks.push(booted.monitor.longest);
+		blocksOverLimit += booted.monitor.over(BLOCK_LIMIT_MS);
+	}
+	if (!booted) throw new Error("no start");
+	const relay = booted.plugin.parts.relay;
+	const indexed = relay.router.index.size;
+	if (!relay.router.indexSync.hasHistory || indexed < archived) throw new Error(`the relay indexed ${indexed} of ${archived} archived messages`);
+
+	const samples = await latencies(booted, options.quick ? 200 : 1000);
+	await relay.whenIdle();
+	await booted.host.settled();
+	const idleTimers = relay.armedTimers;
+	// The open sidebar keeps a clock for its "3 min ago" labels; closed, nothing may tick.
+	const sidebarIntervals = booted.host.activeIntervals();
+	booted.host.app.workspace.detachLeavesOfType(VIEW_TYPE_AGENT_STATUS);
+	await booted.host.settled();
+	const idleIntervals = booted.host.activeIntervals();
+	await shutDown(booted);
+
+	const starts = await startCosts(options.quick ? 1 : 5);
 	return {
-		onloadMs: large.onloadMs,
-		startSmallMs: small.ms,
-		startLargeMs: large.ms,
-		startRatio: large.ms / small.ms,
-		indexedMessages: large.indexed,
-		agents: large.agents,
-		latencyP50: pick(0.5),
-		latencyP99: pick(0.99),
+		archived,
+		runs: rounds,
+		indexed,
+		historyIndexMs: spread(indexMs),
+		longestBlockMs: spread(blocks),
+		blocksOverLimit,
+		blockLimitMs: BLOCK_LIMIT_MS,
 		latencyCount: samples.length,
+		latencyP50: quantile(samples, 0.5),
+		latencyP99: quantile(samples, 0.99),
+		latencyMax: Math.max(...samples),
+		idleTimers,
+		idleIntervals,
+		sidebarIntervals,
+		onloadMs: starts.onloadMs,
+		startSmallMs: starts.small,
+		startLargeMs: starts.large,
+		startRatio: starts.large.median / starts.small.median,
 		bytesPer10k: indexMemory(10000),
 	};
 }

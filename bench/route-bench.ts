@@ -1,125 +1,151 @@
-import { promises as fs } from "node:fs";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { NodeVault } from "../cli/node-vault";
 import { Router } from "../src/router/router";
-import { PRIORITIES } from "../src/core/protocol";
+import { GROUPS, countFiles, outboxNote, outboxPath, writeVault } from "./bench-vault";
+import type { OutboxNote } from "./bench-vault";
+import { floorRun } from "./route-floor";
+import { collectGarbage, rotate, spread } from "./stats";
+import type { Spread } from "./stats";
 
-// Routing throughput of the Node adapter against the raw filesystem: the same number of
-// read + write + rename operations done by hand, on the same disk, in the same run.
+// Target 1: routing throughput against the floor (bench/route-floor.ts: one process, synchronous
+// calls, read + write a temp file + rename + unlink per note), on the same notes and the same disk.
+// The router runs in-process as `a2a route` does (NodeVault, loadRegistry, one pass). The earlier
+// baseline (the same file work through async fs, 8 notes in flight) is a second column. Each round
+// writes fresh vaults for all three, then runs them in an order that rotates from round to round.
 
-export interface RouteBenchResult {
-	messages: number;
-	routerSeconds: number;
-	baselineSeconds: number;
-	routerPerSecond: number;
-	baselinePerSecond: number;
+export interface RouteSizeResult {
+	notes: number;
+	rounds: number;
+	/** Seconds per run. */
+	floor: Spread;
+	router: Spread;
+	async8: Spread;
+	/** median(router) / median(floor), and the ratio of each round (its spread). */
 	ratio: number;
-	delivered: number;
+	roundRatios: Spread;
+	asyncRatio: number;
+	/** CPU seconds of this process during the runs (medians): JavaScript (user) and the kernel's file work (system). */
+	cpu: Record<Contender, { user: number; system: number }>;
 }
 
-/** As `a2a route` runs (cli/session.ts). */
-const ROUTER_CONCURRENCY = 8;
+const ASYNC_IN_FLIGHT = 8;
 
-const GROUPS = Array.from({ length: 10 }, (_, i) => `g${String(i).padStart(2, "0")}-group`);
+type Contender = "floor" | "router" | "async8";
 
-function registry(): string {
-	return `communication:\n  max_hops: 5\n  timeout_seconds: 3600\n  retry_attempts: 3\ngroups:\n${GROUPS.map((g) => `  ${g}:\n    description: bench group\n`).join("")}`;
-}
-
-function note(i: number): string {
-	const from = GROUPS[i % GROUPS.length];
-	const to = GROUPS[(i + 1 + (i % 7)) % GROUPS.length];
-	const trace = `${(i + 1).toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
-	return `---\nmessage_id: m-${i}\ntrace_id: ${trace}\nhop_count: 0\nsource_group: ${from}\ntarget_group: ${to === from ? GROUPS[(i + 2) % 10] : to}\nrequest_type: query\npriority: ${PRIORITIES[i % 3]}\ncreated: 2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z\n---\n\n## Question\n\nMessage ${i}: what is the status of item ${i}?\n\n## Context\n\nBenchmark payload with some text to carry, ${"lorem ipsum ".repeat(8)}\n`;
-}
-
-async function seed(dir: string, count: number): Promise<void> {
-	await fs.mkdir(path.join(dir, "A2A"), { recursive: true });
-	await fs.writeFile(path.join(dir, "A2A", "registry.yaml"), registry());
-	for (const g of GROUPS) for (const box of ["inbox", "outbox", "archive"]) await fs.mkdir(path.join(dir, "A2A", "groups", g, box), { recursive: true });
-	for (let i = 0; i < count; i++) {
-		const from = GROUPS[i % GROUPS.length];
-		await fs.writeFile(path.join(dir, "A2A", "groups", from, "outbox", `msg-${i}.md`), note(i));
-	}
-}
-
-/** The same file operations done by hand, with the same number of notes in flight as the router. */
-async function baseline(dir: string, count: number, concurrency = ROUTER_CONCURRENCY): Promise<number> {
+/** The earlier baseline: the same file work through async fs, 8 notes in flight. */
+async function asyncRun(dir: string, notes: readonly OutboxNote[]): Promise<number> {
 	const start = process.hrtime.bigint();
 	let next = 0;
-	const worker = async () => {
-		for (let i = next++; i < count; i = next++) await baselineOne(dir, i);
+	const one = async (n: OutboxNote) => {
+		const src = path.join(dir, ...outboxPath(n).split("/"));
+		const text = await fs.promises.readFile(src, "utf8");
+		const destDir = path.join(dir, "A2A", "groups", n.to, "inbox");
+		const temp = path.join(destDir, `.${n.name}.tmp`);
+		await fs.promises.writeFile(temp, text.replace("\n---\n", "\nstate: delivered\ndelivered_at: 2026-01-01T00:00:00.000Z\n---\n"));
+		await fs.promises.rename(temp, path.join(destDir, n.name));
+		await fs.promises.rm(src);
 	};
-	await Promise.all(Array.from({ length: concurrency }, worker));
+	const worker = async () => {
+		for (let i = next++; i < notes.length; i = next++) await one(notes[i]);
+	};
+	await Promise.all(Array.from({ length: ASYNC_IN_FLIGHT }, worker));
 	return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-async function baselineOne(dir: string, i: number): Promise<void> {
-	{
-		const from = GROUPS[i % GROUPS.length];
-		const src = path.join(dir, "A2A", "groups", from, "outbox", `msg-${i}.md`);
-		const text = await fs.readFile(src, "utf8");
-		const dest = path.join(dir, "A2A", "groups", GROUPS[(i + 1) % 10], "inbox", `msg-${i}.md`);
-		const temp = path.join(path.dirname(dest), `.msg-${i}.tmp`);
-		await fs.writeFile(temp, text.replace("---\n", "---\nstate: delivered\n"));
-		await fs.rename(temp, dest);
-		await fs.rm(src);
-	}
-}
-
-async function routerRun(dir: string, count: number): Promise<{ seconds: number; delivered: number }> {
-	const router = new Router(new NodeVault(dir), { concurrency: ROUTER_CONCURRENCY });
+async function routerRun(dir: string, count: number): Promise<number> {
 	const start = process.hrtime.bigint();
+	const router = new Router(new NodeVault(dir));
 	await router.loadRegistry();
-	await router.buildIndex();
 	const report = await router.pass();
 	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-	return { seconds, delivered: report.decisions.filter((d) => d.outcome === "delivered").length };
+	await router.stop();
+	const delivered = report.decisions.filter((d) => d.outcome === "delivered").length;
+	if (delivered !== count || report.failures.length > 0) {
+		throw new Error(`the router delivered ${delivered} of ${count} notes (${report.failures.length} failures: ${report.failures[0]?.error ?? ""})`);
+	}
+	return seconds;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** Every note reached an inbox and left its outbox (the floor and the baseline are checked too). */
+function checkDelivered(dir: string, count: number, who: string): void {
+	let inboxes = 0;
+	let outboxes = 0;
+	for (const g of GROUPS) {
+		inboxes += countFiles(path.join(dir, "A2A", "groups", g, "inbox"));
+		outboxes += countFiles(path.join(dir, "A2A", "groups", g, "outbox"));
+	}
+	if (inboxes !== count || outboxes !== 0) throw new Error(`${who}: ${inboxes} of ${count} notes in inboxes, ${outboxes} left in outboxes`);
+}
 
 /**
- * Router and baseline run in alternating rounds on fresh copies of the same vault, and the medians
- * are compared, so that a burst of load from elsewhere on a shared machine does not decide the ratio.
+ * Writes every dirty page to the disk before a timed run: otherwise the write-back of the vaults
+ * just written (or of the run before) lands in the middle of whichever run comes next.
  */
-export async function runRouteBench(count = 5000, rounds = 3): Promise<RouteBenchResult> {
-	const base = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-bench-"));
-	try {
-		const routerTimes: number[] = [];
-		const baselineTimes: number[] = [];
-		let delivered = count;
-		for (let round = 0; round < rounds; round++) {
-			const routerDir = path.join(base, `router-${round}`);
-			const baseDir = path.join(base, `baseline-${round}`);
-			await seed(routerDir, count);
-			await seed(baseDir, count);
-			const order = round % 2 === 0 ? ["router", "baseline"] : ["baseline", "router"];
-			for (const which of order) {
-				if (which === "router") {
-					const run = await routerRun(routerDir, count);
-					routerTimes.push(run.seconds);
-					delivered = Math.min(delivered, run.delivered);
-				} else {
-					baselineTimes.push(await baseline(baseDir, count));
-				}
-			}
-			await fs.rm(routerDir, { recursive: true, force: true });
-			await fs.rm(baseDir, { recursive: true, force: true });
+function flushDisk(): void {
+	spawnSync("sync");
+}
+
+async function measureSize(base: string, count: number, rounds: number): Promise<RouteSizeResult> {
+	const notes = Array.from({ length: count }, (_, i) => outboxNote(i));
+	const files = Object.fromEntries(notes.map((n) => [outboxPath(n), n.text]));
+	const times: Record<Contender, number[]> = { floor: [], router: [], async8: [] };
+	const cpu: Record<Contender, { user: number[]; system: number[] }> = { floor: { user: [], system: [] }, router: { user: [], system: [] }, async8: { user: [], system: [] } };
+	for (let round = 0; round < rounds; round++) {
+		const dirs = {} as Record<Contender, string>;
+		for (const who of ["floor", "router", "async8"] as const) {
+			dirs[who] = path.join(base, `${count}-${round}-${who}`);
+			writeVault(dirs[who], files);
 		}
-		const routerSeconds = median(routerTimes);
-		const baselineSeconds = median(baselineTimes);
-		return {
-			messages: count,
-			routerSeconds,
-			baselineSeconds,
-			routerPerSecond: count / routerSeconds,
-			baselinePerSecond: count / baselineSeconds,
-			ratio: routerSeconds / baselineSeconds,
-			delivered,
-		};
+		for (const who of rotate(["floor", "router", "async8"] as const, round)) {
+			flushDisk();
+			collectGarbage();
+			const before = process.cpuUsage();
+			const seconds = who === "floor" ? floorRun(dirs.floor, notes) : who === "router" ? await routerRun(dirs.router, count) : await asyncRun(dirs.async8, notes);
+			const used = process.cpuUsage(before);
+			times[who].push(seconds);
+			cpu[who].user.push(used.user / 1e6);
+			cpu[who].system.push(used.system / 1e6);
+			if (who !== "router") checkDelivered(dirs[who], count, who);
+		}
+		for (const dir of Object.values(dirs)) fs.rmSync(dir, { recursive: true, force: true });
+	}
+	const floor = spread(times.floor);
+	const router = spread(times.router);
+	const async8 = spread(times.async8);
+	return {
+		notes: count,
+		rounds,
+		floor,
+		router,
+		async8,
+		ratio: router.median / floor.median,
+		roundRatios: spread(times.router.map((r, i) => r / times.floor[i])),
+		asyncRatio: router.median / async8.median,
+		cpu: {
+			floor: { user: spread(cpu.floor.user).median, system: spread(cpu.floor.system).median },
+			router: { user: spread(cpu.router.user).median, system: spread(cpu.router.system).median },
+			async8: { user: spread(cpu.async8.user).median, system: spread(cpu.async8.system).median },
+		},
+	};
+}
+
+/** A first small run of each, untimed: the code is compiled and the file system's caches warm. */
+async function warmUp(base: string): Promise<void> {
+	await measureSize(base, 300, 1);
+}
+
+/** Each size with its number of rounds (at least 3). */
+export async function runRouteBench(sizes: readonly { notes: number; rounds: number }[]): Promise<RouteSizeResult[]> {
+	const base = fs.mkdtempSync(path.join(os.tmpdir(), "a2a-bench-route-"));
+	try {
+		await warmUp(base);
+		const results: RouteSizeResult[] = [];
+		for (const size of sizes) results.push(await measureSize(base, size.notes, size.rounds));
+		return results;
 	} finally {
-		await fs.rm(base, { recursive: true, force: true });
+		fs.rmSync(base, { recursive: true, force: true });
 	}
 }

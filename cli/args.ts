@@ -89,3 +89,11 @@ export function integer(args: ParsedArgs, name: string, min: number): number | u
 	if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min) throw new UsageError(`--${name} must be a whole number >= ${min}, got "${raw}"`);
 	return Number(raw);
 }
+
+/** The one positional argument of a command that takes an id (`a2a read ID`). */
+export function positionalId(args: ParsedArgs, hint: string): string {
+	const [id, extra] = args.positionals;
+	if (id === undefined || id.trim() === "") throw new UsageError(`give the ID: ${hint}`);
+	if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}": give one ID`);
+	return id;
+}

@@ -50,9 +50,14 @@ function isAlive(pid: number): boolean {
 	}
 }
 
+/** Where the routing lock of a vault lives on this machine. */
+export function processLockPath(vaultDir: string, root: string): string {
+	return stateFile(vaultDir, root, "lock");
+}
+
 /** A lock file holding the pid of the process that routes; taken over when that process is gone. */
 export function processLock(vaultDir: string, root: string, describe: string): LocalLock {
-	const file = stateFile(vaultDir, root, "lock");
+	const file = processLockPath(vaultDir, root);
 	let held = false;
 	const acquire = (): true | string => {
 		if (held) return true;

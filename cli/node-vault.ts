@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { keepOriginalBytes } from "./original-bytes";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
 
@@ -9,27 +10,24 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 // hard-linked into place: link() never replaces an existing file, so a reader never sees half a note
 // and two writers of one name cannot overwrite each other. Symbolic links are never followed.
 
+function unlinkQuietly(full: string): void {
+	try {
+		fs.unlinkSync(full);
+	} catch (error) {
+		if (!isCode(error, "ENOENT")) throw error;
+	}
+}
+
 /** Our temporary files: `.a2a-<pid>-<n>-<start of the name>.tmp`, removed by the router once stale. */
 export const TEMP_PREFIX = ".a2a-";
 let tempCounter = 0;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/** A file's identity on disk (device and inode): kept by a rename, changed by a replacement. */
-function fileId(st: fs.Stats): string {
-	return `${st.dev}:${st.ino}`;
-}
-
-function isCode(error: unknown, ...codes: string[]): boolean {
-	return typeof error === "object" && error !== null && codes.includes((error as NodeJS.ErrnoException).code ?? "");
-}
-
-/** Errors of a file system without hard links (some network and FUSE file systems). */
-const NO_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS"];
-
 export class NodeVault implements VaultPort {
 	readonly dir: string;
 	private readonly folders = new Set<string>();
+	private readonly appending = new Map<string, number>();
 
 	constructor(vaultDir: string) {
 		this.dir = path.resolve(vaultDir);
@@ -177,7 +175,7 @@ export class NodeVault implements VaultPort {
 			if (!isCode(error, ...NO_LINKS)) throw error;
 			return this.createWithoutLinks(full, content);
 		} finally {
-			fs.rmSync(temp, { force: true });
+			unlinkQuietly(temp);
 		}
 	}
 
@@ -236,7 +234,7 @@ export class NodeVault implements VaultPort {
 		try {
 			fs.renameSync(temp, full);
 		} catch (error) {
-			fs.rmSync(temp, { force: true });
+			unlinkQuietly(temp);
 			throw error;
 		}
 		return "done";
@@ -261,7 +259,8 @@ export class NodeVault implements VaultPort {
 	 * interruption between the two leaves both; the next transfer finds its copy (`existed`).
 	 */
 	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
-		if (this.unchanged(this.abs(source.info.path), source) !== "done") return this.lstatFile(this.abs(source.info.path)) ? "changed" : "missing";
+		const before = this.unchanged(this.abs(source.info.path), source);
+		if (before !== "done") return before;
 		for (const name of names) {
 			const path = `${folder}/${name}`;
 			let existed = false;
@@ -277,10 +276,25 @@ export class NodeVault implements VaultPort {
 		throw new Error(`no free name in ${folder} for ${source.info.path}`);
 	}
 
+	/**
+	 * Appends through a descriptor kept open until `flush` (a pass appends one log row per decision):
+	 * a write() reaches the kernel at once, so a killed process loses no row it wrote.
+	 */
 	async append(vaultPath: string, text: string, header: string): Promise<void> {
 		const full = this.abs(vaultPath);
-		if (!this.lstatFile(full) && (await this.create(vaultPath, header + text))) return;
-		fs.appendFileSync(full, text, "utf8");
+		let fd = this.appending.get(full);
+		if (fd === undefined) {
+			if (!this.lstatFile(full) && (await this.create(vaultPath, header + text))) return;
+			fd = fs.openSync(full, fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW);
+			this.appending.set(full, fd);
+		}
+		fs.writeSync(fd, text);
+	}
+
+	/** Closes what `append` kept open. */
+	async flush(): Promise<void> {
+		for (const fd of this.appending.values()) fs.closeSync(fd);
+		this.appending.clear();
 	}
 
 	async isFolder(vaultPath: string): Promise<boolean> {

@@ -29,15 +29,33 @@ export interface Session {
 	err: (line: string) => void;
 }
 
-export interface SessionOptions extends RouterOptions {
-	/** Create the vault folder when it does not exist (`a2a init`). */
-	createVault?: boolean;
+/** The vault folder a command works on: `--vault DIR`, else the current folder, as an absolute path. */
+export function vaultFolder(args: ParsedArgs): string {
+	return path.resolve(one(args, "vault") ?? process.cwd());
 }
 
-/** The vault folder of `--vault` (or the current folder), checked. */
-export async function vaultFolder(args: ParsedArgs, create = false): Promise<string> {
-	const vaultDir = path.resolve(one(args, "vault") ?? process.cwd());
-	if (create) await fs.mkdir(vaultDir, { recursive: true });
+/**
+ * Creates the vault folder (and its parents) when nothing exists at its path, for `a2a init`; says
+ * whether it did. Something that is not a folder is left for openSession to refuse.
+ */
+export async function createVaultFolderIfMissing(args: ParsedArgs): Promise<boolean> {
+	const vaultDir = vaultFolder(args);
+	try {
+		await fs.stat(vaultDir);
+		return false;
+	} catch {
+		try {
+			await fs.mkdir(vaultDir, { recursive: true });
+		} catch (error) {
+			throw new VaultError(`cannot create the vault folder ${vaultDir}: ${(error as Error).message}`);
+		}
+		return true;
+	}
+}
+
+/** The vault folder of `--vault` (or the current folder), checked to be an existing folder. */
+export async function existingVaultFolder(args: ParsedArgs): Promise<string> {
+	const vaultDir = vaultFolder(args);
 	let stat;
 	try {
 		stat = await fs.stat(vaultDir);
@@ -56,8 +74,8 @@ export function rootFolder(args: ParsedArgs): string {
 	return root;
 }
 
-export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: SessionOptions = {}): Promise<Session> {
-	const vaultDir = await vaultFolder(args, options.createVault);
+export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: RouterOptions = {}): Promise<Session> {
+	const vaultDir = await existingVaultFolder(args);
 	const root = rootFolder(args);
 	const vault = new NodeVault(vaultDir);
 	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), ...options, root });

@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { printReport } from "./commands/route";
+import { printReport } from "./route-report";
 import { checkRegistry } from "./session";
 import type { Session } from "./session";
 
@@ -92,7 +92,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...waiting])]);
 			waiting = new Set(report.waiting);
 			printReport(session, report);
-			if (report.busy && report.standby !== lastReason && !session.json) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+			if (report.busy && report.standby !== lastReason) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
 			if (router.lease.lostTo !== null) {
 				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
 				router.lease.lostTo = null;

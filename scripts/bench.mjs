@@ -1,27 +1,46 @@
 // `npm run bench`: bundles the TypeScript benchmarks with esbuild (the fake Obsidian API standing in
-// for `obsidian`) and runs them in one Node process, printing figures and ratios against targets.
+// for `obsidian`) and the CLI as it ships (cli/bin.ts, like esbuild.config.mjs builds dist/cli.cjs)
+// into a temporary folder, then runs the benchmarks in one Node process that starts the CLI as child
+// processes. Arguments are passed on (`npm run bench -- --quick`, `--only=route,cli,plugin,view`).
 import esbuild from "esbuild";
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const out = path.join(root, "bench-results", "bench.cjs");
-mkdirSync(path.dirname(out), { recursive: true });
-await esbuild.build({
-	entryPoints: [path.join(root, "bench", "run.ts")],
-	bundle: true,
-	platform: "node",
-	format: "cjs",
-	target: "node20",
-	outfile: out,
-	alias: { obsidian: path.join(root, "test-support", "fake-obsidian", "index.ts") },
-	external: ["happy-dom"],
-	logLevel: "warning",
-});
-// The A2A benchmark runs `a2a serve` and `a2a route` as users do: from the CLI bundle.
-const cli = path.join(root, "bench-results", "cli.cjs");
-await esbuild.build({ entryPoints: [path.join(root, "cli", "bin.ts")], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: cli, logLevel: "warning" });
-const result = spawnSync(process.execPath, ["--expose-gc", out, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env: { ...process.env, A2A_CLI_BUNDLE: cli } });
-process.exit(result.status ?? 1);
+const out = mkdtempSync(path.join(os.tmpdir(), "a2a-bench-build-"));
+let status = 1;
+try {
+	const bench = path.join(out, "bench.cjs");
+	const cli = path.join(out, "cli.cjs");
+	await esbuild.build({
+		entryPoints: [path.join(root, "bench", "run.ts")],
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "node20",
+		outfile: bench,
+		alias: { obsidian: path.join(root, "test-support", "fake-obsidian", "index.ts") },
+		external: ["happy-dom"],
+		logLevel: "warning",
+	});
+	await esbuild.build({
+		banner: { js: "/* A2A Relay command-line router, bundled by esbuild */" },
+		entryPoints: [path.join(root, "cli", "bin.ts")],
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "node20",
+		outfile: cli,
+		logLevel: "warning",
+	});
+	// happy-dom stays external: the bundle in the temporary folder finds it through NODE_PATH.
+	const env = { ...process.env, NODE_PATH: path.join(root, "node_modules") };
+	const result = spawnSync(process.execPath, ["--expose-gc", bench, "--cli", cli, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env });
+	status = result.status ?? 1;
+} finally {
+	rmSync(out, { recursive: true, force: true });
+}
+process.exit(status);

@@ -2,7 +2,9 @@
 // and that the CLI bundle was built. Run after `npm run build`; exits non-zero on any failure.
 //
 //   node scripts/check-bundle.mjs [path/to/main.js]
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
@@ -64,6 +66,10 @@ function checkMain() {
 	const networkCode = NETWORK_MARKERS.filter((marker) => code.includes(marker));
 	if (networkCode.length === 0) pass("main.js holds no A2A network code (@a2a-js/sdk, jose, a2a serve)");
 	else fail(`main.js holds no A2A network code: it contains ${networkCode.map((m) => JSON.stringify(m)).join(", ")}`);
+	// Network code lives in the CLI bundle only: nothing of the MCP SDK (or of any JSON-RPC server) in the plugin.
+	const networkMarks = MCP_MARKS.filter((mark) => code.includes(mark));
+	if (networkMarks.length === 0) pass("main.js holds no MCP code (the MCP server lives in the CLI bundle only)");
+	else fail(`main.js holds no MCP code: it contains ${networkMarks.map((m) => JSON.stringify(m)).join(", ")}`);
 
 	// Obsidian's guidelines forbid building DOM from HTML strings.
 	const htmlSinks = ["innerHTML", "outerHTML", "insertAdjacentHTML"].filter((sink) => code.includes(sink));
@@ -106,7 +112,10 @@ const NETWORK_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:r
 /** Those of them the CLI bundle must hold (so that their absence from main.js means something). */
 const CLI_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:routing:v1"];
 
-function checkCli() {
+/** Strings only the MCP SDK's code holds (they survive minification): method names and its meta key. */
+const MCP_MARKS = ["tools/call", "notifications/initialized", "io.modelcontextprotocol/"];
+
+async function checkCli() {
 	if (!existsSync(cliPath)) {
 		fail("dist/cli.cjs exists (run `npm run build` first)");
 		return;
@@ -115,9 +124,49 @@ function checkCli() {
 	if (size === 0) fail("dist/cli.cjs exists: it is empty");
 	else pass(`dist/cli.cjs exists (${(size / 1024).toFixed(1)} KiB)`);
 	const code = readFileSync(cliPath, "utf8");
-	const missing = CLI_MARKERS.filter((marker) => !code.includes(marker));
-	if (missing.length === 0) pass("dist/cli.cjs carries the A2A SDK and a2a serve (the markers main.js must not hold are found here)");
-	else fail(`dist/cli.cjs carries the A2A SDK and a2a serve: it lacks ${missing.map((m) => JSON.stringify(m)).join(", ")}`);
+	const missingA2a = CLI_MARKERS.filter((marker) => !code.includes(marker));
+	if (missingA2a.length === 0) pass("dist/cli.cjs carries the A2A SDK and a2a serve (the markers main.js must not hold are found here)");
+	else fail(`dist/cli.cjs carries the A2A SDK and a2a serve: it lacks ${missingA2a.map((m) => JSON.stringify(m)).join(", ")}`);
+	const missing = MCP_MARKS.filter((mark) => !code.includes(mark));
+	if (missing.length === 0) pass("dist/cli.cjs holds the MCP server (so the check on main.js would see it there)");
+	else fail(`dist/cli.cjs holds the MCP server: ${missing.join(", ")} not found`);
+	await checkMcpHandshake();
+}
+
+/** `a2a mcp` on a fresh vault answers an MCP initialize on stdout, and exits 0 when stdin ends. */
+async function checkMcpHandshake() {
+	const vault = mkdtempSync(join(tmpdir(), "a2a-check-bundle-"));
+	try {
+		const init = spawnSync(process.execPath, [cliPath, "init", "--vault", vault], { encoding: "utf8" });
+		if (init.status !== 0) return fail(`a2a init runs: ${init.stderr}`);
+		const child = spawn(process.execPath, [cliPath, "mcp", "--vault", vault, "--group", "10-backend-group"], { stdio: ["pipe", "pipe", "pipe"] });
+		let stdout = "";
+		const exited = new Promise((done) => child.on("close", (status) => done(status)));
+		const answered = new Promise((done) => {
+			child.stdout.on("data", (chunk) => {
+				stdout += chunk.toString("utf8");
+				if (stdout.includes("\n")) done(true);
+			});
+			setTimeout(() => done(false), 15000);
+		});
+		const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "check-bundle", version: "0" } } };
+		child.stdin.write(`${JSON.stringify(initialize)}\n`);
+		const ok = await answered;
+		child.stdin.end();
+		const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+		const status = await exited;
+		clearTimeout(timer);
+		let reply = null;
+		try {
+			reply = JSON.parse(stdout.split("\n")[0]);
+		} catch {
+			// not JSON: reported below
+		}
+		if (ok && reply?.result?.serverInfo?.name === "a2a-relay" && status === 0) pass(`dist/cli.cjs runs a2a mcp: initialize answered (protocol ${reply.result.protocolVersion}), exit 0 at the end of stdin`);
+		else fail(`dist/cli.cjs runs a2a mcp: answer ${JSON.stringify(stdout.slice(0, 200))}, exit status ${status}`);
+	} finally {
+		rmSync(vault, { recursive: true, force: true });
+	}
 }
 
 // Every value the obsidian typings export, as an inert stand-in: classes as empty classes (so
@@ -148,6 +197,6 @@ function fakeObsidian() {
 }
 
 checkMain();
-checkCli();
+await checkCli();
 console.log(failures === 0 ? "check-bundle: all checks passed" : `check-bundle: ${failures} check(s) failed`);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -1,14 +1,22 @@
 // `npm run demo`: builds the plugin, installs it into demo/vault, then plays a scripted scenario
-// through the real `a2a` command line, narrating as it goes. Running it again first removes what the
-// previous run created (and only that), so the scenario starts fresh and your own notes stay.
+// through the real `a2a` command line, narrating as it goes, and ends by bringing the shipped agents'
+// times up to now (see demo-times.mjs). Running it again first removes what the previous run
+// created (and only that), so the scenario starts fresh and your own notes stay.
+//
+//   node scripts/demo.mjs [--reset] [--vault DIR] [--no-build]
+//   --reset     only remove what the previous run created
+//   --vault DIR play in another copy of the demo vault (the browser test's screenshots do)
+//   --no-build  use the built main.js and dist/cli.cjs as they are, install nothing into the vault
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { refreshShippedAgentTimes } from "./demo-times.mjs";
 import { installPluginFiles } from "./plugin-files.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const vault = path.join(root, "demo", "vault");
+const vaultFlag = process.argv.indexOf("--vault");
+const vault = vaultFlag > 0 && process.argv[vaultFlag + 1] ? path.resolve(process.argv[vaultFlag + 1]) : path.join(root, "demo", "vault");
 const cli = path.join(root, "bin", "a2a.cjs");
 const manifestFile = path.join(vault, ".a2a-demo.json");
 const color = process.stdout.isTTY ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
@@ -71,7 +79,7 @@ function finding(name, action, context, data, decisions, next) {
 
 const resetOnly = process.argv.includes("--reset");
 // ---- 1. Build and install -------------------------------------------------------------------
-if (!resetOnly) {
+if (!resetOnly && !process.argv.includes("--no-build")) {
 say("Building the plugin and the a2a command line");
 run("npm", ["run", "build", "--silent"], { stdio: "inherit" });
 const pluginDir = installPluginFiles(root, vault);
@@ -174,6 +182,9 @@ for (const file of walk(path.join(vault, "A2A"))) {
 const logs = (existsSync(path.join(vault, "A2A", "log")) ? readdirSync(path.join(vault, "A2A", "log")) : []).filter((n) => !logsBefore.has(n));
 writeFileSync(manifestFile, `${JSON.stringify({ ids: [...ids], paths: created.paths, agents: created.agents.map((p) => p.split(path.sep).join("/")), logs: [...(previous?.logs ?? []), ...logs] }, null, 2)}\n`);
 
+say("Bringing the shipped agents' times up to now: all just updated, but one stopped reporting on purpose");
+for (const line of refreshShippedAgentTimes(vault, Date.now())) detail(line);
+
 say("Status");
 console.log(run(process.execPath, [cli, "status", "--vault", vault], { allowFail: true }).stdout);
-console.log(color("1;32", "Done. Open demo/vault in Obsidian (Open folder as vault) to see the agent status sidebar: the radio tower icon in the ribbon."));
+console.log(color("1;32", `Done. Open ${vault.startsWith(`${root}${path.sep}`) ? path.relative(root, vault) : vault} in Obsidian (Open folder as vault) to see the agent status sidebar: the radio tower icon in the ribbon.`));

@@ -8,17 +8,25 @@
 //   build                                   npm run build (production main.js + dist/cli.cjs)
 //   bundle check                            node scripts/check-bundle.mjs
 //   browser test                            node test/browser/run-browser-test.mjs (when it exists)
+//   working tree unchanged                  git status before and after (in a git checkout)
+//
+// The browser test needs a Chromium: scripts/find-chromium.mjs finds one ($CHROME_PATH, chromium,
+// chromium-browser or google-chrome), or installs Debian's chromium when this runs as root with
+// apt-get; otherwise that step fails with the one command to run.
 //
 // Counting: each vitest test is one result (from the JSON report); every other step is one check,
 // except the browser test, whose own `N passed, N failed` line is added when it prints one. A step
 // that fails does not stop the run, except the build: without it the bundle check and the browser
 // test cannot run and count as failed. The last line printed is exactly `N passed, N failed`; the
 // exit status is non-zero when anything failed or when vitest ran no test.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./find-chromium.mjs";
+import { ensureSyncTools } from "./sync-tools.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (pkg, file) => join(root, "node_modules", pkg, file);
@@ -199,7 +207,15 @@ async function browserStep(buildOk) {
 		return;
 	}
 	banner(name, "node test/browser/run-browser-test.mjs");
-	const result = await run(process.execPath, [script], { timeoutMs: 15 * MINUTE, capture: true });
+	let chromium;
+	try {
+		chromium = ensureChromium();
+	} catch (error) {
+		console.log(error.message);
+		record(name, 0, 1, `FAILED: not run, no Chromium (${oneLine(error.message.split("\n")[0])})`);
+		return;
+	}
+	const result = await run(process.execPath, [script], { timeoutMs: 15 * MINUTE, capture: true, env: { CHROME_PATH: chromium } });
 	const counts = [...stripAnsi(result.output).matchAll(/^\s*(\d+) passed, (\d+) failed\s*$/gm)].pop();
 	if (counts) {
 		const passed = Number(counts[1]);
@@ -217,12 +233,59 @@ async function browserStep(buildOk) {
 	}
 }
 
+/**
+ * What git sees in the working tree: each changed or untracked path with its status and a hash of
+ * its content (so a file that was already modified and is rewritten counts too), or null outside a
+ * git checkout. Ignored files (main.js, dist/, test-results/) are not part of it.
+ */
+function workingTree() {
+	const result = spawnSync("git", ["status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all"], { cwd: root, encoding: "utf8" });
+	if (result.status !== 0) return null;
+	const state = new Map();
+	for (const entry of result.stdout.split("\0").filter(Boolean)) {
+		const path = entry.slice(3);
+		let hash = "";
+		try {
+			hash = createHash("sha1").update(readFileSync(join(root, path))).digest("hex");
+		} catch {
+			// deleted, or a folder or link: its status says enough
+		}
+		state.set(path, `${entry.slice(0, 2)} ${hash}`);
+	}
+	return state;
+}
+
+function workingTreeStep(before) {
+	const name = "working tree unchanged";
+	stepNumber++;
+	console.log(`\n━━━ [${stepNumber}/${STEPS}] ${name}: git status before and after`);
+	if (before === null) {
+		console.log("NOTE: not a git checkout: not checked (not counted)");
+		recap.push({ name, passed: 0, failed: 0, detail: "skipped: not a git checkout" });
+		return;
+	}
+	const after = workingTree() ?? new Map();
+	const changed = [...new Set([...before.keys(), ...after.keys()])].filter((path) => before.get(path) !== after.get(path)).sort();
+	if (changed.length === 0) record(name, 1, 0, "passed: the checks wrote nothing git tracks or would add");
+	else {
+		for (const path of changed) console.log(`  changed by the checks: ${path} (${after.get(path)?.slice(0, 2).trim() || "gone"})`);
+		record(name, 0, 1, `FAILED: the checks changed ${changed.length} file(s) in the working tree: ${changed.slice(0, 3).join(", ")}`);
+	}
+}
+
 console.log(`A2A Relay: all checks (node ${process.version}, ${root})`);
+const treeBefore = workingTree();
 
 await checkStep("typecheck plugin", "tsc -noEmit -p tsconfig.json", process.execPath, [bin("typescript", "bin/tsc"), "-noEmit", "-p", "tsconfig.json"], { timeoutMs: 10 * MINUTE });
 await checkStep("typecheck tests and CLI", "tsc -noEmit -p tsconfig.node.json", process.execPath, [bin("typescript", "bin/tsc"), "-noEmit", "-p", "tsconfig.node.json"], { timeoutMs: 10 * MINUTE });
 await checkStep("lint", "eslint --max-warnings 0 .", process.execPath, [bin("eslint", "bin/eslint.js"), "--max-warnings", "0", "."], { timeoutMs: 10 * MINUTE });
 await checkStep("import graph", "node scripts/check-imports.mjs", process.execPath, [join(root, "scripts", "check-imports.mjs")], { timeoutMs: 5 * MINUTE });
+try {
+	// Before the tests that need them; a missing tool fails those tests, with this message above them.
+	ensureSyncTools();
+} catch (error) {
+	console.log(`\n${error.message}`);
+}
 await vitestStep();
 const [npmCommand, npmArgs] = npm(["run", "build"]);
 const buildOk = await checkStep("build", "npm run build", npmCommand, npmArgs, { timeoutMs: 10 * MINUTE });
@@ -234,6 +297,7 @@ if (buildOk) {
 	record("bundle check", 0, 1, "FAILED: not run, the build failed");
 }
 await browserStep(buildOk);
+workingTreeStep(treeBefore);
 
 console.log("\n━━━ summary");
 for (const step of recap) {

@@ -22,6 +22,10 @@ export interface RelaySettings {
 	/** Default timeout of composed requests, in seconds; 0 uses the registry's. */
 	defaultTimeoutSeconds: number;
 	showNotices: boolean;
+	/** Notices for every rejected or timed-out message, not only those written in this app. */
+	noticesForAll: boolean;
+	/** The agent status view was opened once (on first install). */
+	viewShown: boolean;
 	/** The group last used as sender in Compose message. */
 	lastFromGroup: string;
 	/** Whether this device routes (the lease decides which device does). */
@@ -41,6 +45,8 @@ const DEFAULT_SETTINGS: RelaySettings = {
 	defaultPriority: "medium",
 	defaultTimeoutSeconds: 0,
 	showNotices: true,
+	noticesForAll: false,
+	viewShown: false,
 	lastFromGroup: "",
 	routeOnDevice: "automatic",
 	syncMarginSeconds: DEFAULT_SYNC_MARGIN_MS / 1000,
@@ -63,6 +69,8 @@ export function normalizeSettings(raw: unknown): RelaySettings {
 		defaultPriority: (PRIORITIES as readonly unknown[]).includes(data.defaultPriority) ? (data.defaultPriority as Priority) : DEFAULT_SETTINGS.defaultPriority,
 		defaultTimeoutSeconds: num(data.defaultTimeoutSeconds, DEFAULT_SETTINGS.defaultTimeoutSeconds, 0, 604800),
 		showNotices: typeof data.showNotices === "boolean" ? data.showNotices : DEFAULT_SETTINGS.showNotices,
+		noticesForAll: typeof data.noticesForAll === "boolean" ? data.noticesForAll : DEFAULT_SETTINGS.noticesForAll,
+		viewShown: data.viewShown === true,
 		lastFromGroup: typeof data.lastFromGroup === "string" ? data.lastFromGroup : "",
 		routeOnDevice: (ROUTE_ON_DEVICE_MODES as readonly unknown[]).includes(data.routeOnDevice) ? (data.routeOnDevice as RouteOnDevice) : DEFAULT_SETTINGS.routeOnDevice,
 		syncMarginSeconds: num(data.syncMarginSeconds, DEFAULT_SETTINGS.syncMarginSeconds, 1, 86400),

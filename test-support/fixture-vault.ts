@@ -1,8 +1,9 @@
 import { EXAMPLE_REGISTRY } from "../src/core/example-registry";
 
-// A realistic vault for the browser test and the screenshots: the seed-001 registry groups, agents
-// in every lifecycle state (seed-000 memory nodes under Runs, notes written by `a2a agent` in
-// A2A/agents), and messages that routing turns into deliveries, rejections and dead letters.
+// The browser test's fixture: the seed-001 registry groups, agents in every lifecycle state (seed-000
+// memory nodes under Runs, notes written by `a2a agent` in A2A/agents), hostile text and odd values,
+// and messages that routing turns into deliveries, rejections and dead letters. It is for checks
+// only: the README's pictures come from the demo vault, never from this.
 
 export const PLUGIN_DATA_PATH = ".obsidian/plugins/a2a-relay/data.json";
 export const XSS = "<img src=x onerror=alert(1)>";

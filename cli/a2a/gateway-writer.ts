@@ -62,9 +62,11 @@ export class GatewayWriter {
 		}
 		const text = serialiseMessage(mapped.request);
 		const check = checkOutgoing(text, gateway, this.router.context());
-		if (!check.ok) {
-			if (check.code === "INVALID_MESSAGE") throw new RequestMalformedError(refusal(check));
-			return { id, refused: this.remember(id, text, check.code, check.reason, now, mapped.contextId) };
+		const refused = refusal(check);
+		if (refused !== null) {
+			// A rule of routing (hops, a cycle, an unknown group) makes a task the router refused; a message it cannot read is the client's error.
+			if (check.stage !== "decide" || check.verdict.action !== "reject" || check.verdict.code === "INVALID_MESSAGE") throw new RequestMalformedError(refused);
+			return { id, refused: this.remember(id, text, check.verdict.code, check.verdict.reason, now, mapped.contextId) };
 		}
 		const folder = this.router.layout.box(gateway, "outbox");
 		if (!folder) throw new Error(`the gateway group ${gateway} is not in the registry`);

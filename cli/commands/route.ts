@@ -1,11 +1,9 @@
-import { decisionJson } from "../../src/core/decision";
-import type { RoutingDecision } from "../../src/core/decision";
-import type { PassReport } from "../../src/router/router";
 import type { ParsedArgs } from "../args";
 import { UsageError, one } from "../args";
 import { cliIdentity, processLock } from "../device";
-import { checkRegistry, openSession, rootFolder, vaultFolder } from "../session";
+import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
+import { printReport } from "../route-report";
 import { watchRouting } from "../watch-loop";
 
 export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
@@ -22,15 +20,9 @@ when it has seen no renewal of that note for the sync margin.
 Rejected messages are normal work: the exit code is 0 unless the vault or registry is unusable (2).
 --grace    with --watch, seconds a note that does not parse may wait to be completed (default 5)
 --interval with --watch, how often to look for changes the file system did not report, in ms (default 2000)
---margin   the sync margin in seconds (default 120): see docs/devices.md
+--margin   the sync margin in seconds (default 120): how long another device's lease must go
+           unrenewed before this router takes over ("One router at a time" in docs/protocol.md)
 A2A_DEVICE (environment) names this device in router.md (default: cli@<host name>).`;
-
-function describe(d: RoutingDecision): string {
-	const route = d.source_group || d.target_group ? ` ${d.source_group ?? "?"} -> ${d.target_group ?? "?"}` : "";
-	const code = d.error_code ? ` ${d.error_code}:` : "";
-	const why = d.reason ? ` ${d.reason}` : "";
-	return `${d.outcome.padEnd(9)} ${d.message_id ?? "-"}${route}${code}${why} (${d.path})`;
-}
 
 function number(args: ParsedArgs, name: string, fallback: number, min: number): number {
 	const raw = one(args, name);
@@ -40,18 +32,14 @@ function number(args: ParsedArgs, name: string, fallback: number, min: number): 
 	return value;
 }
 
-export function printReport(session: Pick<Session, "json" | "out" | "err">, report: PassReport): void {
-	for (const d of report.decisions) session.out(session.json ? decisionJson(d) : describe(d));
-	for (const f of report.failures) session.err(`could not route ${f.path}: ${f.error}`);
-}
 
 export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err">, signal?: AbortSignal): Promise<number> {
 	const watch = args.booleans.has("watch");
 	const graceMs = number(args, "grace", 5, 0) * 1000;
-	const interval = number(args, "interval", 2000, 50);
+	const interval = number(args, "interval", 2000, 10);
 	const marginMs = number(args, "margin", 120, 1) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
-	const vaultDir = await vaultFolder(args);
+	const vaultDir = await existingVaultFolder(args);
 	const session = await openSession(args, io, {
 		graceMs: watch ? graceMs : 0,
 		marginMs,

@@ -1,12 +1,11 @@
 import { formatAge, isStale } from "../../src/core/agent";
 import { safeRelativeFolder } from "../../src/core/paths";
-import { queueSummary } from "../../src/core/queues";
-import { scanAgents } from "../agent-scan";
 import { UsageError, integer, many } from "../args";
 import type { ParsedArgs } from "../args";
 import { readPluginSettings } from "../plugin-settings";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
+import { agentFolders, statusReport } from "../status-report";
 
 export const STATUS_HELP = `Usage: a2a status [--json] [--agents FOLDER]... [--stale-minutes N] [--vault DIR] [--root NAME]
 
@@ -21,45 +20,22 @@ function pad(text: string, width: number): string {
 export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const session = await openSession(args, io);
 	const registryErrors = checkRegistry(session);
-	const { router, vault } = session;
-	const shared = await readPluginSettings(vault.dir);
+	const shared = await readPluginSettings(session.vault.dir);
 	const extra = many(args, "agents").map((f) => {
 		const folder = safeRelativeFolder(f);
 		if (!folder) throw new UsageError(`--agents must be a folder inside the vault, got "${f}"`);
 		return folder;
 	});
 	const staleMinutes = integer(args, "stale-minutes", 1) ?? shared.staleMinutes;
-	const folders = [router.layout.agentsFolder, ...shared.extraAgentFolders, ...extra];
-	const { agents, unreadable } = await scanAgents(vault, folders);
-	await router.indexSync.ensureLive();
-	await router.indexSync.ensureHistory();
 	const now = Date.now();
-	const queues = queueSummary(router.index, router.layout, now);
-	for (const path of unreadable) io.err(`could not read the frontmatter of ${path}`);
+	const report = await statusReport(session, await agentFolders(session, extra), staleMinutes, now);
+	for (const path of report.unreadable) io.err(`could not read the frontmatter of ${path}`);
 	if (session.json) {
-		for (const a of agents) {
-			io.out(
-				JSON.stringify({
-					type: "agent",
-					name: a.name,
-					path: a.path,
-					status: a.status,
-					progress: a.progress ?? null,
-					last_action: a.lastAction ?? null,
-					result: a.result ?? null,
-					error: a.error ?? null,
-					group: a.group ?? null,
-					updated: a.updatedAt !== undefined ? new Date(a.updatedAt).toISOString() : null,
-					stale: isStale(a, now, staleMinutes * 60000),
-				}),
-			);
-		}
-		for (const q of queues.groups) {
-			io.out(JSON.stringify({ type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue }));
-		}
-		io.out(JSON.stringify({ type: "summary", agents: agents.length, groups: queues.groups.length, dead_letters: queues.deadLetters, registry_errors: router.registry.errors.length }));
+		for (const row of [...report.agents, ...report.groups, report.summary]) io.out(JSON.stringify(row));
 		return registryErrors ? 2 : 0;
 	}
+	const agents = report.records;
+	const queues = { groups: report.queues, deadLetters: report.summary.dead_letters };
 	io.out(`Agents (${agents.length})`);
 	if (agents.length === 0) io.out("  none yet: create one with `a2a agent set NAME status=spawned`");
 	else io.out(`  ${pad("NAME", 24)}${pad("STATUS", 10)}${pad("PROGRESS", 8)}${pad("LAST ACTION", 32)}${pad("UPDATED", 11)}`);
@@ -78,5 +54,8 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	}
 	io.out("");
 	io.out(`Dead letters: ${queues.deadLetters}`);
+	const lease = report.summary.router;
+	io.out(lease === null ? "Routing: no router has routed this vault yet" : lease.released ? `Routing: nobody now (${lease.name} stopped at ${lease.renewed})` : `Routing: ${lease.name} (last renewal ${lease.renewed})`);
+	for (const warning of report.summary.registry_warnings) io.out(`Note: ${warning}`);
 	return registryErrors ? 2 : 0;
 }

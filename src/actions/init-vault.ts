@@ -1,29 +1,47 @@
 import { EXAMPLE_REGISTRY } from "../core/example-registry";
 import { VaultLayout } from "../core/layout";
-import { describeRegistryError, emptyRegistry, parseRegistry } from "../core/registry";
+import { basename } from "../core/paths";
+import { describeRegistryError, emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
 import type { Registry } from "../core/registry";
-import { setupFolders } from "../core/vault-setup";
+import { setupBases, setupFolders } from "../core/vault-setup";
 import type { ActionVault } from "./vault";
 
-// Initialize A2A vault (the plugin's command and `a2a init`): registry.yaml with the example
-// registry when there is none, then every folder of the layout that is missing. Never overwrites
-// anything.
+// Create registry and group folders (the plugin's command) and `a2a init`: registry.yaml with the example
+// registry when there is none, then every folder of the layout that is missing, then the bases
+// (Messages.base, Agents.base) for Obsidian's Bases plugin. Never overwrites anything.
 
 export interface InitResult {
 	registryPath: string;
 	registryCreated: boolean;
 	/** The folders made, in order. */
 	folders: string[];
+	/** The bases written (Messages.base, Agents.base), never over a file of the same name. */
+	bases: string[];
 	registry: Registry;
 	layout: VaultLayout;
 }
 
-export async function initVault(vault: Pick<ActionVault, "create" | "read" | "isFolder" | "ensureFolder">, root: string): Promise<InitResult> {
+export interface InitOptions {
+	/**
+	 * Write the registry as the note registry.md (its frontmatter): every sync service carries a
+	 * note, while a .yaml file needs Obsidian Sync's "other file types".
+	 */
+	registryNote?: boolean;
+}
+
+/** The example registry as a note: the same mapping in its frontmatter, and why it is a note. */
+export const EXAMPLE_REGISTRY_NOTE = `---\n${EXAMPLE_REGISTRY.split("\n").filter((line) => !line.startsWith("#")).join("\n")}---\n\n# A2A registry\n\nThe groups that may exchange messages, and the communication settings, in this note's properties. A note is carried by every sync service (a \`registry.yaml\` file is not always). See docs/protocol.md.\n`;
+
+export async function initVault(vault: Pick<ActionVault, "create" | "read" | "isFolder" | "ensureFolder">, root: string, options: InitOptions = {}): Promise<InitResult> {
 	const rootLayout = new VaultLayout(root);
-	const registryPath = rootLayout.registryPath;
-	const registryCreated = await vault.create(registryPath, EXAMPLE_REGISTRY);
-	const text = registryCreated ? EXAMPLE_REGISTRY : ((await vault.read(registryPath))?.text ?? null);
-	const registry = text === null ? emptyRegistry([{ where: "registry.yaml", message: "cannot be read" }], false) : parseRegistry(text, rootLayout.root);
+	// An existing registry (either form) is used as it is; a new one is the form asked for.
+	const yaml = await vault.read(rootLayout.registryPath);
+	const note = yaml ? null : await vault.read(rootLayout.registryNotePath);
+	const asNote = note !== null || (yaml === null && options.registryNote === true);
+	const registryPath = asNote ? rootLayout.registryNotePath : rootLayout.registryPath;
+	const registryCreated = yaml === null && note === null && (await vault.create(registryPath, asNote ? EXAMPLE_REGISTRY_NOTE : EXAMPLE_REGISTRY));
+	const text = registryCreated ? (asNote ? EXAMPLE_REGISTRY_NOTE : EXAMPLE_REGISTRY) : ((yaml ?? note ?? (await vault.read(registryPath)))?.text ?? null);
+	const registry = text === null ? emptyRegistry([{ where: basename(registryPath), message: "cannot be read" }], false) : asNote ? parseRegistryNote(text, rootLayout.root) : parseRegistry(text, rootLayout.root);
 	const layout = new VaultLayout(rootLayout.root, registry);
 	const folders: string[] = [];
 	for (const folder of setupFolders(layout)) {
@@ -31,7 +49,9 @@ export async function initVault(vault: Pick<ActionVault, "create" | "read" | "is
 		await vault.ensureFolder(folder);
 		folders.push(folder);
 	}
-	return { registryPath, registryCreated, folders, registry, layout };
+	const bases: string[] = [];
+	for (const base of setupBases(layout)) if (await vault.create(base.path, base.text)) bases.push(base.path);
+	return { registryPath, registryCreated, folders, bases, registry, layout };
 }
 
 /** What the plugin's notice says: what was made, how many groups, the registry's problems. */
@@ -39,9 +59,11 @@ export function describeInit(result: InitResult): string {
 	const root = result.layout.root;
 	const groups = result.layout.groupIds().length;
 	const made: string[] = [];
-	if (result.registryCreated) made.push("registry.yaml");
+	if (result.registryCreated) made.push(basename(result.registryPath));
 	if (result.folders.length > 0) made.push(`${result.folders.length} ${result.folders.length === 1 ? "folder" : "folders"}`);
+	if (result.bases.length > 0) made.push(`${result.bases.length} ${result.bases.length === 1 ? "base" : "bases"}`);
 	const problems = result.registry.errors.length > 0 ? ` The registry has problems: ${result.registry.errors.map(describeRegistryError).join("; ")}` : "";
 	if (made.length === 0) return `The A2A vault in ${root} is complete: nothing to create (${groups} groups).${problems}`;
-	return `Created ${made.join(" and ")} in ${root} (${groups} groups).${problems}`;
+	const list = made.length === 1 ? made[0] : `${made.slice(0, -1).join(", ")} and ${made[made.length - 1]}`;
+	return `Created ${list} in ${root} (${groups} groups).${problems}`;
 }

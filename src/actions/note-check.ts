@@ -1,9 +1,7 @@
 import { asSentence, groupReason } from "../core/group-reasons";
 import type { VaultLayout } from "../core/layout";
-import { readRawMessage } from "../core/message-parse";
-import { decideOutboxNote } from "../core/routing";
+import { checkOutgoing } from "../core/outgoing";
 import type { RoutingContext, Verdict } from "../core/routing";
-import { validateNote } from "../core/validate";
 import { FORM_ERROR, addError } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
 
@@ -24,18 +22,16 @@ export interface NoteCheck {
  */
 export function checkOutboxNote(ctx: RoutingContext, text: string, path: string, group: string, fieldOf: Record<string, string>, decidePath = path): NoteCheck {
 	const errors: FieldErrors = {};
-	const read = readRawMessage(text, path);
-	if (!read.ok) {
-		addError(errors, FORM_ERROR, `The note would not parse: ${read.reason}`);
+	const check = checkOutgoing(text, group, ctx, decidePath);
+	if (check.stage === "parse") {
+		addError(errors, FORM_ERROR, `The note would not parse: ${check.reason}`);
 		return { errors };
 	}
-	const validation = validateNote(read.raw, text, group);
-	if (!validation.ok) {
-		for (const problem of validation.problems) addError(errors, fieldOf[problem.field] ?? FORM_ERROR, `${problem.field} ${problem.message}`);
+	if (check.stage === "validate") {
+		for (const problem of check.problems) addError(errors, fieldOf[problem.field] ?? FORM_ERROR, `${problem.field} ${problem.message}`);
 		return { errors };
 	}
-	const verdict = decideOutboxNote({ path: decidePath, text, mtime: ctx.now, group }, ctx, { graceMs: 0 });
-	return { errors, verdict };
+	return { errors, verdict: check.verdict };
 }
 
 /** Null when `value` names a registry group, else why not (for a group field). */

@@ -184,7 +184,8 @@ export async function requeue(vault: RequeueVault, ctx: RequeueContext, dl: Dead
 	const edited = await editNote(vault, dl.path, (text) => requeueText(dl.path, text, withCarried(dl, corrections), dl.timedOut, now));
 	if (!edited) throw new Error("the dead letter was moved or deleted meanwhile");
 	await vault.ensureFolder(outbox);
-	for (const name of candidateNames(basename(dl.path), dl.carriedMessageId ?? basename(dl.path))) {
+	const own = dl.read.ok && typeof dl.read.raw.fields.message_id === "string" ? dl.read.raw.fields.message_id : undefined;
+	for (const name of candidateNames(basename(dl.path), own ?? dl.carriedMessageId)) {
 		const to = joinPath(outbox, name);
 		const result = await vault.move(dl.path, to);
 		if (result === "moved") return to;

@@ -11,7 +11,7 @@ export type PlannedNote = { ok: true; folder: string; fileName: string; text: st
  * Creates a new note in a folder (made when missing) under the first free name of the router's
  * sequence (src/core/file-names.ts); returns its path.
  */
-export async function createUnderFreeName(vault: Pick<VaultPort, "create">, folder: string, fileName: string, text: string, messageId = fileName): Promise<string> {
+export async function createUnderFreeName(vault: Pick<VaultPort, "create">, folder: string, fileName: string, text: string, messageId?: string): Promise<string> {
 	for (const name of candidateNames(fileName, messageId)) {
 		const path = joinPath(folder, name);
 		if (await vault.create(path, text)) return path;

@@ -1,5 +1,6 @@
-// Stable command ids, in one place: users bind hotkeys to them and checks call them by id.
-// Obsidian prefixes each with the plugin id (a2a-relay:compose-message).
+// Stable command ids, in one place: users bind hotkeys to them and checks call them by id. Never
+// rename one (the names users see are in src/ui/strings.ts). Obsidian prefixes each with the
+// plugin id (a2a-relay:compose-message).
 
 export const COMMAND_IDS = {
 	openAgentStatus: "open-agent-status",
@@ -7,6 +8,7 @@ export const COMMAND_IDS = {
 	replyToMessage: "reply-to-message",
 	forwardMessage: "forward-message",
 	showTrace: "show-trace",
+	exportTrace: "export-trace",
 	routeNow: "route-now",
 	newAgent: "new-agent",
 	setAgentStatus: "set-agent-status",

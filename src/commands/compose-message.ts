@@ -1,19 +1,17 @@
 import type { Command } from "obsidian";
-import { ComposeModal } from "../ui/modals/compose-modal";
+import { openCompose } from "../ui/open-compose";
+import { COMMAND_NAMES } from "../ui/strings";
 import { COMMAND_IDS } from "./command-ids";
 import type { CommandParts } from "./command-parts";
 
-// Compose message: a new request from one group to another (available once the registry has groups).
+// Compose message…: a new request from one group to another. Always in the palette, so it can be
+// found before the vault is set up: without two groups it says what is missing instead.
 
-export function composeMessageCommand({ app, state, settings, vault }: Pick<CommandParts, "app" | "state" | "settings" | "vault">): Command {
+export function composeMessageCommand(parts: Pick<CommandParts, "app" | "state" | "settings" | "vault" | "composed">): Command {
 	return {
 		id: COMMAND_IDS.composeMessage,
-		name: "Compose message",
+		name: COMMAND_NAMES.composeMessage,
 		icon: "mail-plus",
-		checkCallback: (checking) => {
-			if (state.layout().groupIds().length === 0) return false;
-			if (!checking) new ComposeModal(app, state, settings, vault).open();
-			return true;
-		},
+		callback: () => openCompose(parts),
 	};
 }

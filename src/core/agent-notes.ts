@@ -26,6 +26,11 @@ export function newAgentNote(agent: NewAgent, now: number): string {
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+/** True for a name an agent note's frontmatter field may have (`progress_percent`, `last-check`). */
+export function isFieldName(key: string): boolean {
+	return KEY.test(key);
+}
+
 /** `progress_percent=50` → ["progress_percent", 50]; values are read as YAML scalars, so numbers stay numbers. */
 export function parseAssignment(text: string): [string, unknown] {
 	const eq = text.indexOf("=");

@@ -43,7 +43,7 @@ export function isCopyOf(copyText: string, copyPath: string, sourceText: string,
 }
 
 /** Router fields whose value is a time: they differ between two stamps of one note. */
-const TIME_FIELDS = new Set(["created", "delivered_at", "expires_at", "answered_at", "dead_at"]);
+const TIME_FIELDS = new Set(["created", "delivered_at", "expires_at", "answered_at", "dead_at", "processing_time_ms"]);
 
 /** True when two texts the router wrote for one note differ at most in the times it stamped. */
 export function sameApartFromTimes(a: string, b: string, path: string): boolean {
@@ -55,4 +55,10 @@ export function sameApartFromTimes(a: string, b: string, path: string): boolean 
 	const keys = new Set([...Object.keys(x.raw.fields), ...Object.keys(y.raw.fields)]);
 	for (const key of keys) if (!TIME_FIELDS.has(key) && !same(x.raw.fields[key], y.raw.fields[key])) return false;
 	return true;
+}
+
+/** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
+export function hasRouterStamps(text: string): boolean {
+	const end = text.indexOf("\n---", 4);
+	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
 }

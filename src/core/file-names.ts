@@ -49,15 +49,16 @@ export function isSafeFileName(fileName: string): boolean {
 }
 
 /**
- * The names to try, in order, for a note delivered from `fileName` with message id `messageId`:
- * the safe name, then the safe name with the id's start, then numbered ones. Each fits in 255 bytes.
+ * The names to try, in order, for a note named `fileName`: the safe name, then (with a message id)
+ * the safe name with the id's start and numbered ones after it, or (without) numbered ones. Each
+ * fits in 255 bytes.
  */
-export function candidateNames(fileName: string, messageId: string, count = 50): string[] {
+export function candidateNames(fileName: string, messageId?: string, count = 50): string[] {
 	const stem = safeStem(fileName);
-	const tag = messageId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8) || shortHash(messageId, 8);
+	const tag = messageId === undefined ? null : messageId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8) || shortHash(messageId, 8);
 	const names: string[] = [];
 	for (let i = 0; i < count; i++) {
-		const suffix = i === 0 ? "" : i === 1 ? `-${tag}` : `-${tag}-${i}`;
+		const suffix = i === 0 ? "" : tag === null ? `-${i}` : i === 1 ? `-${tag}` : `-${tag}-${i}`;
 		names.push(`${fitBytes(stem, MAX_NAME_BYTES - utf8Length(`${suffix}.md`))}${suffix}.md`);
 	}
 	return names;

@@ -1,7 +1,8 @@
 import { Document, isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Node } from "yaml";
+import { editTopLevelKeys } from "./frontmatter-lines";
 import { parseSimpleYaml } from "./simple-yaml";
-import { isPlainObject, setOwn } from "./text";
+import { hasOwn, isPlainObject, setOwn } from "./text";
 
 // Frontmatter handling shared by every reader and writer of notes: splitting a note into its YAML
 // block and its body, parsing YAML safely (alias bombs and duplicate keys are errors, never a hang),
@@ -222,7 +223,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 		const current = parseFrontmatterShared(split.yaml);
 		const working = cloneData(current);
 		edit(working);
-		const yaml = editTopLevelKeys(split.yaml, current, working);
+		const yaml = editTopLevelKeys(split.yaml, current, working, (key, value) => stringifyYaml({ [key]: value }));
 		if (yaml !== null) return `${split.bom}---${split.eol}${yaml}---${split.eol}${split.body}`;
 	}
 	const doc = split.hasFrontmatter && split.yaml.trim() !== "" ? parseDoc(split.yaml) : new Document({});
@@ -232,10 +233,10 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 	edit(working);
 	if (!isMap(doc.contents)) doc.contents = doc.createNode({});
 	for (const key of Object.keys(before)) {
-		if (!(key in working)) doc.delete(key);
+		if (!hasOwn(working, key)) doc.delete(key);
 	}
 	for (const [key, value] of Object.entries(working)) {
-		if (!(key in before) || !sameValue(before[key], value)) {
+		if (!hasOwn(before, key) || !sameValue(before[key], value)) {
 			const node = doc.createNode(value);
 			quoteAmbiguousBlocks(node);
 			doc.set(key, node);
@@ -245,85 +246,4 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 	if (split.eol === "\r\n") yaml = yaml.replace(/\r?\n/g, "\r\n");
 	const head = `---${split.eol}${yaml}---${split.eol}`;
 	return `${split.bom}${head}${split.body}`;
-}
-
-const SIMPLE_KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/;
-
-/**
- * The quick way to apply an edit to simple frontmatter: the lines of each changed top-level field are
- * replaced by that field written anew, every other line stays as it is. Null (take the careful way,
- * through the YAML document) whenever the block holds anything this cannot be sure about: anchors,
- * aliases, tags, quoted or complex keys, CRLF, or a key it could not find on its own line.
- */
-function editTopLevelKeys(yaml: string, before: Record<string, unknown>, after: Record<string, unknown>): string | null {
-	if (yaml.includes("\r") || /(?:^|[\s[{,])[&*!]/.test(yaml)) return null;
-	const lines = yaml.endsWith("\n") ? yaml.slice(0, -1).split("\n") : yaml.split("\n");
-	if (yaml === "") lines.length = 0;
-	const blocks = new Map<string, { start: number; end: number }>();
-	let current: { start: number; end: number } | null = null;
-	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i];
-		if (line === "" || /^[ \t]/.test(line) || line.startsWith("#") || line === "-" || line.startsWith("- ")) {
-			if (current === null && line !== "" && !line.startsWith("#")) return null;
-			continue;
-		}
-		const match = SIMPLE_KEY_LINE.exec(line);
-		if (!match || blocks.has(match[1])) return null;
-		if (current) current.end = i;
-		current = { start: i, end: lines.length };
-		blocks.set(match[1], current);
-	}
-	// Blank lines and comments that end a block stay: they introduce what follows.
-	for (const block of blocks.values()) {
-		while (block.end - 1 > block.start && (lines[block.end - 1] === "" || lines[block.end - 1].startsWith("#"))) block.end--;
-	}
-	if (blocks.size !== Object.keys(before).length || Object.keys(before).some((k) => !blocks.has(k))) return null;
-	const replaced = new Map<number, string[]>();
-	const dropped = new Set<number>();
-	const appended: string[] = [];
-	for (const key of Object.keys(before)) {
-		if (key in after) continue;
-		const block = blocks.get(key) as { start: number; end: number };
-		for (let i = block.start; i < block.end; i++) dropped.add(i);
-	}
-	for (const [key, value] of Object.entries(after)) {
-		if (key in before && sameValue(before[key], value)) continue;
-		if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || value === undefined) return null;
-		const written = writeField(key, value);
-		const block = blocks.get(key);
-		if (!block) {
-			appended.push(...written);
-			continue;
-		}
-		replaced.set(block.start, written);
-		for (let i = block.start + 1; i < block.end; i++) dropped.add(i);
-	}
-	const out: string[] = [];
-	for (let i = 0; i < lines.length; i++) {
-		const replacement = replaced.get(i);
-		if (replacement) out.push(...replacement);
-		else if (!dropped.has(i)) out.push(lines[i]);
-	}
-	out.push(...appended);
-	return Object.keys(after).length === 0 ? "" : `${out.join("\n")}\n`;
-}
-
-const PLAIN_TEXT = /^[A-Za-z0-9_/][A-Za-z0-9_.:/@+-]*(?: [A-Za-z0-9_.:/@+-]+)*$/;
-const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n|~|\.nan|\.inf)$/i;
-const NUMBER_LIKE = /^[-+]?(?:\.\d|\d|0x|0o|\.inf)/i;
-
-/** True when a string reads back as the same string written without quotes. */
-function isPlainSafe(text: string): boolean {
-	return PLAIN_TEXT.test(text) && !YAML_WORDS.test(text) && !NUMBER_LIKE.test(text.replace(/^[-+]/, "").slice(0, 2)) && !/:(?: |$)/.test(text);
-}
-
-/** One field as YAML lines: the common shapes written directly, anything else by the YAML library. */
-function writeField(key: string, value: unknown): string[] {
-	if (typeof value === "number" && Number.isSafeInteger(value)) return [`${key}: ${value}`];
-	if (typeof value === "boolean") return [`${key}: ${value}`];
-	if (typeof value === "string" && isPlainSafe(value)) return [`${key}: ${value}`];
-	if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && isPlainSafe(item))) {
-		return [`${key}:`, ...value.map((item) => `  - ${String(item)}`)];
-	}
-	return stringifyYaml({ [key]: value }).replace(/\n$/, "").split("\n");
 }

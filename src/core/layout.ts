@@ -19,37 +19,36 @@ export type Location =
 
 export class VaultLayout {
 	readonly root: string;
+	readonly registryPath: string;
+	/** The registry as a note (contract v2 section 2). */
+	readonly registryNotePath: string;
+	/** The router's lease note. */
+	readonly leasePath: string;
+	readonly deadLetterFolder: string;
+	readonly logFolder: string;
+	readonly agentsFolder: string;
+	readonly groupsFolder: string;
 	private readonly groupFolders = new Map<string, string>();
+	/** Each group's box folders, by group id (computed once: the router asks for them per note). */
+	private readonly boxPaths = new Map<string, Record<Box, string>>();
+	private readonly watched: readonly string[];
 
 	constructor(root: string, registry?: Registry) {
 		this.root = safeRelativeFolder(root) ?? DEFAULT_ROOT;
+		this.registryPath = joinPath(this.root, REGISTRY_FILE);
+		this.registryNotePath = joinPath(this.root, REGISTRY_NOTE);
+		this.leasePath = joinPath(this.root, LEASE_NOTE);
+		this.deadLetterFolder = joinPath(this.root, FOLDER.deadLetter);
+		this.logFolder = joinPath(this.root, FOLDER.log);
+		this.agentsFolder = joinPath(this.root, FOLDER.agents);
+		this.groupsFolder = joinPath(this.root, FOLDER.groups);
 		for (const group of registry?.groups.values() ?? []) {
-			this.groupFolders.set(group.id, group.folder ?? joinPath(this.root, FOLDER.groups, group.id));
+			const folder = group.folder ?? joinPath(this.root, FOLDER.groups, group.id);
+			this.groupFolders.set(group.id, folder);
+			this.boxPaths.set(group.id, { inbox: joinPath(folder, FOLDER.inbox), outbox: joinPath(folder, FOLDER.outbox), archive: joinPath(folder, FOLDER.archive) });
 		}
-	}
-
-	get registryPath(): string {
-		return joinPath(this.root, REGISTRY_FILE);
-	}
-	/** The registry as a note (contract v2 section 2). */
-	get registryNotePath(): string {
-		return joinPath(this.root, REGISTRY_NOTE);
-	}
-	/** The router's lease note. */
-	get leasePath(): string {
-		return joinPath(this.root, LEASE_NOTE);
-	}
-	get deadLetterFolder(): string {
-		return joinPath(this.root, FOLDER.deadLetter);
-	}
-	get logFolder(): string {
-		return joinPath(this.root, FOLDER.log);
-	}
-	get agentsFolder(): string {
-		return joinPath(this.root, FOLDER.agents);
-	}
-	get groupsFolder(): string {
-		return joinPath(this.root, FOLDER.groups);
+		const outside = [...this.groupFolders.values()].filter((folder) => !isInside(folder, this.root));
+		this.watched = [this.root, ...outside];
 	}
 
 	/** `log/YYYY-MM-DD.md` for the (UTC) day of `time`. */
@@ -70,19 +69,17 @@ export class VaultLayout {
 	}
 
 	box(group: string, box: Box): string | null {
-		const folder = this.groupFolders.get(group);
-		return folder === undefined ? null : joinPath(folder, FOLDER[box]);
+		return this.boxPaths.get(group)?.[box] ?? null;
 	}
 
 	/** Every folder the router reads or writes: the root and the registry's group folders. */
 	watchedFolders(): string[] {
-		const outside = [...this.groupFolders.values()].filter((folder) => !isInside(folder, this.root));
-		return [this.root, ...outside];
+		return [...this.watched];
 	}
 
 	/** Cheap first filter for vault events: is this path anywhere the router cares about? */
 	isRelevant(path: string): boolean {
-		return this.watchedFolders().some((folder) => isInside(path, folder));
+		return this.watched.some((folder) => isInside(path, folder));
 	}
 
 	/**
@@ -106,8 +103,8 @@ export class VaultLayout {
 	private boxFolders(): Map<string, { group: string; box: Box }> {
 		if (this.boxes) return this.boxes;
 		this.boxes = new Map();
-		for (const [group, folder] of this.groupFolders) {
-			for (const box of BOXES) this.boxes.set(joinPath(folder, FOLDER[box]), { group, box });
+		for (const [group, paths] of this.boxPaths) {
+			for (const box of BOXES) this.boxes.set(paths[box], { group, box });
 		}
 		return this.boxes;
 	}
@@ -121,6 +118,6 @@ export class VaultLayout {
 	mayWrite(path: string): boolean {
 		const normal = normalizeVaultPath(path);
 		if (normal.split("/").includes("..")) return false;
-		return this.watchedFolders().some((folder) => isInside(normal, folder));
+		return this.watched.some((folder) => isInside(normal, folder));
 	}
 }

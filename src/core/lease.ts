@@ -10,7 +10,7 @@ import { isPlainObject } from "./text";
 export type RouteOnDevice = "automatic" | "always" | "never";
 export const ROUTE_ON_DEVICE_MODES: readonly RouteOnDevice[] = ["automatic", "always", "never"];
 
-/** Two minutes: well above the sync delays measured with Syncthing (see docs/devices.md). */
+/** Two minutes: well above the sync delays measured with Syncthing. */
 export const DEFAULT_SYNC_MARGIN_MS = 120_000;
 
 export interface DeviceIdentity {

@@ -2,8 +2,8 @@ import { kindOf } from "./message";
 import type { MessageKind } from "./protocol";
 import { ROUTER_SENDER } from "./protocol";
 import type { RawMessage } from "./message-parse";
-import type { Location } from "./layout";
-import { normalTime } from "./time";
+import type { Box, Location } from "./layout";
+import { normalTime, parseTime } from "./time";
 
 // The index of messages by path, message_id, trace_id and in_reply_to: where each message is, its
 // state and its route. It answers cycle detection, duplicates, response correlation, timeouts and
@@ -77,6 +77,11 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 	};
 }
 
+function countKey(location: Location): string | null {
+	if (location.area === "box") return `${location.group}/${location.box}`;
+	return location.area === "dead-letter" ? "dead-letter" : null;
+}
+
 function addTo(map: Map<string, Set<string>>, key: string | undefined, path: string): void {
 	if (key === undefined) return;
 	let set = map.get(key);
@@ -90,6 +95,17 @@ function removeFrom(map: Map<string, Set<string>>, key: string | undefined, path
 	if (!set) return;
 	set.delete(path);
 	if (set.size === 0) map.delete(key);
+}
+
+const expiries = new WeakMap<IndexEntry, { text: string | undefined; ms: number }>();
+
+/** Epoch ms of an entry's `expires_at` (NaN without one), read once per entry: passes and the sidebar ask often. */
+export function expiryOf(entry: IndexEntry): number {
+	const known = expiries.get(entry);
+	if (known && known.text === entry.expiresAt) return known.ms;
+	const ms = parseTime(entry.expiresAt);
+	expiries.set(entry, { text: entry.expiresAt, ms });
+	return ms;
 }
 
 /** True for a note the router has carried somewhere (it bears the router's stamps). */
@@ -119,6 +135,12 @@ export class MessageIndex {
 	private readonly byId = new Map<string, Set<string>>();
 	private readonly byTrace = new Map<string, Set<string>>();
 	private readonly byReply = new Map<string, Set<string>>();
+	/** The entries in inboxes, by path: the router's upkeep and due times look at these only. */
+	private readonly inInbox = new Map<string, IndexEntry>();
+	/** The entries in the dead-letter folder, by path (the sidebar lists them). */
+	private readonly inDeadLetter = new Map<string, IndexEntry>();
+	/** How many entries each folder holds ("<group>/<box>", or "dead-letter"), kept as entries come and go. */
+	private readonly counts = new Map<string, number>();
 
 	get size(): number {
 		return this.byPath.size;
@@ -130,6 +152,19 @@ export class MessageIndex {
 		addTo(this.byId, entry.messageId, entry.path);
 		addTo(this.byTrace, entry.traceId, entry.path);
 		addTo(this.byReply, entry.inReplyTo, entry.path);
+		if (entry.location.area === "box" && entry.location.box === "inbox") this.inInbox.set(entry.path, entry);
+		if (entry.location.area === "dead-letter") this.inDeadLetter.set(entry.path, entry);
+		this.count(entry, 1);
+	}
+
+	private count(entry: IndexEntry, delta: number): void {
+		const key = countKey(entry.location);
+		if (key !== null) this.counts.set(key, (this.counts.get(key) ?? 0) + delta);
+	}
+
+	/** How many entries a group's box holds (or, without arguments, the dead-letter folder). */
+	countIn(group?: string, box?: Box): number {
+		return this.counts.get(group !== undefined && box !== undefined ? `${group}/${box}` : "dead-letter") ?? 0;
 	}
 
 	remove(path: string): void {
@@ -139,6 +174,9 @@ export class MessageIndex {
 		removeFrom(this.byId, old.messageId, path);
 		removeFrom(this.byTrace, old.traceId, path);
 		removeFrom(this.byReply, old.inReplyTo, path);
+		this.inInbox.delete(path);
+		this.inDeadLetter.delete(path);
+		this.count(old, -1);
 	}
 
 	/** Drops every entry below a folder (a deleted or renamed folder). */
@@ -151,6 +189,9 @@ export class MessageIndex {
 		this.byId.clear();
 		this.byTrace.clear();
 		this.byReply.clear();
+		this.inInbox.clear();
+		this.inDeadLetter.clear();
+		this.counts.clear();
 	}
 
 	get(path: string): IndexEntry | undefined {
@@ -159,6 +200,16 @@ export class MessageIndex {
 
 	all(): IterableIterator<IndexEntry> {
 		return this.byPath.values();
+	}
+
+	/** The entries of every group's inbox (however large the history, these are few). */
+	inboxes(): IterableIterator<IndexEntry> {
+		return this.inInbox.values();
+	}
+
+	/** The entries of the dead-letter folder. */
+	deadLetters(): IterableIterator<IndexEntry> {
+		return this.inDeadLetter.values();
 	}
 
 	private collect(paths: Set<string> | undefined): IndexEntry[] {

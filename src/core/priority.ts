@@ -26,6 +26,23 @@ export function compareForRouting(a: Orderable, b: Orderable): number {
 	return rank(a.priority) - rank(b.priority) || time(a.created) - time(b.created) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
+/** The items in routing order (as compareForRouting), each one's rank and time read once. */
+export function sortForRouting<T extends Orderable>(items: readonly T[]): T[];
+export function sortForRouting<T>(items: readonly T[], orderOf: (item: T) => Orderable): T[];
+export function sortForRouting<T>(items: readonly T[], orderOf?: (item: T) => Orderable): T[] {
+	const keyed = items.map((item) => {
+		const o = orderOf ? orderOf(item) : (item as Orderable);
+		return { item, rank: rank(o.priority), time: time(o.created), path: o.path };
+	});
+	keyed.sort((a, b) => a.rank - b.rank || a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	return keyed.map((k) => k.item);
+}
+
+// The whole value up to a comment: a time may hold a space (PyYAML writes `2026-01-15 23:59:00+00:00`).
+const valueOf = (name: string) => new RegExp(`^(?: {2})?${name}:[ \\t]*["']?([^"'#\\n]*[^"'#\\s])`, "m");
+const PRIORITY_FIELD = valueOf("priority");
+const CREATED_FIELD = valueOf("created");
+
 /**
  * The priority and creation time of a note, found without parsing its YAML: routing order only
  * needs these two, and parsing every note of a large backlog up front is the costliest way to get
@@ -34,7 +51,5 @@ export function compareForRouting(a: Orderable, b: Orderable): number {
 export function orderFields(text: string): { priority?: string; created?: string } {
 	const split = splitNote(text);
 	const head = split.hasFrontmatter ? split.yaml : text.slice(0, 8192);
-	// The whole value up to a comment: a time may hold a space (PyYAML writes `2026-01-15 23:59:00+00:00`).
-	const field = (name: string) => new RegExp(`^(?: {2})?${name}:[ \\t]*["']?([^"'#\\n]*[^"'#\\s])`, "m").exec(head)?.[1];
-	return { priority: field("priority"), created: field("created") };
+	return { priority: PRIORITY_FIELD.exec(head)?.[1], created: CREATED_FIELD.exec(head)?.[1] };
 }

@@ -1,6 +1,6 @@
 import type { VaultLayout } from "./layout";
 import type { MessageIndex } from "./message-index";
-import { parseTime } from "./time";
+import { expiryOf } from "./message-index";
 
 // Per-group message counts for the sidebar and `a2a status`.
 
@@ -20,26 +20,17 @@ export interface QueueSummary {
 	deadLetters: number;
 }
 
+/** The counts from the index's running tallies and its inbox entries: no walk over the history. */
 export function queueSummary(index: MessageIndex, layout: VaultLayout, now: number): QueueSummary {
 	const groups = new Map<string, GroupQueue>();
-	for (const id of layout.groupIds()) groups.set(id, { group: id, inbox: 0, outbox: 0, archive: 0, inFlight: 0, overdue: 0 });
-	let deadLetters = 0;
-	for (const entry of index.all()) {
-		const loc = entry.location;
-		if (loc.area === "dead-letter") {
-			deadLetters++;
-			continue;
-		}
-		if (loc.area !== "box") continue;
-		const queue = groups.get(loc.group);
-		if (queue) queue[loc.box]++;
-		if (loc.box === "inbox" && entry.kind === "request" && (entry.state === "delivered" || entry.state === "retrying") && entry.sourceGroup) {
-			const sender = groups.get(entry.sourceGroup);
-			if (!sender) continue;
-			sender.inFlight++;
-			const expires = parseTime(entry.expiresAt);
-			if (!Number.isNaN(expires) && expires <= now) sender.overdue++;
-		}
+	for (const id of layout.groupIds()) groups.set(id, { group: id, inbox: index.countIn(id, "inbox"), outbox: index.countIn(id, "outbox"), archive: index.countIn(id, "archive"), inFlight: 0, overdue: 0 });
+	for (const entry of index.inboxes()) {
+		if (entry.kind !== "request" || (entry.state !== "delivered" && entry.state !== "retrying") || !entry.sourceGroup) continue;
+		const sender = groups.get(entry.sourceGroup);
+		if (!sender) continue;
+		sender.inFlight++;
+		const expires = expiryOf(entry);
+		if (!Number.isNaN(expires) && expires <= now) sender.overdue++;
 	}
-	return { groups: [...groups.values()], deadLetters };
+	return { groups: [...groups.values()], deadLetters: index.countIn() };
 }

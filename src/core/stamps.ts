@@ -1,7 +1,7 @@
 import { parseBodySections, renderBodySections } from "./body";
 import { buildNote, cloneData, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
-import { isAwaitingAnswer } from "./message-index";
+import { expiryOf, isAwaitingAnswer } from "./message-index";
 import { ENVELOPE_FIELD_ORDER } from "./message";
 import type { Payload } from "./message";
 import { readRawMessage } from "./message-parse";
@@ -104,7 +104,7 @@ export function stampDead(fm: Record<string, unknown>, code: string, reason: str
 /** True when a delivered request is past its `expires_at` without an answer: rule 8 acts on it now. */
 export function isDue(entry: IndexEntry, now: number): boolean {
 	if (!isAwaitingAnswer(entry)) return false;
-	const expires = parseTime(entry.expiresAt);
+	const expires = expiryOf(entry);
 	return !Number.isNaN(expires) && now >= expires;
 }
 
@@ -113,7 +113,7 @@ export function nextDueTime(entries: Iterable<IndexEntry>): number | null {
 	let next: number | null = null;
 	for (const entry of entries) {
 		if (!isAwaitingAnswer(entry)) continue;
-		const expires = parseTime(entry.expiresAt);
+		const expires = expiryOf(entry);
 		if (!Number.isNaN(expires) && (next === null || expires < next)) next = expires;
 	}
 	return next;

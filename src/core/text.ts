@@ -39,7 +39,9 @@ export function describeValue(value: unknown): string {
  * note, never the object's prototype or methods.
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-	Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	// Only `__proto__` needs the slow way: assigning it sets the prototype instead of a field.
+	if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	else target[key] = value;
 }
 
 /** True when `target` has `key` as its own property (never an inherited one such as `constructor`). */

@@ -14,6 +14,8 @@ export function isIsoTime(text: unknown): text is string {
 export function parseTime(value: unknown): number {
 	if (value instanceof Date) return value.getTime();
 	if (typeof value !== "string") return Number.NaN;
+	const canonical = canonicalTime(value);
+	if (!Number.isNaN(canonical)) return canonical;
 	const m = ISO.exec(value.trim());
 	if (!m) return Number.NaN;
 	const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone = "Z"] = m;
@@ -21,6 +23,44 @@ export function parseTime(value: unknown): number {
 	const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
 	if (!isValidCalendar(utc, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s))) return Number.NaN;
 	return utc - zoneOffsetMs(zone);
+}
+
+/**
+ * The time of a string in the router's own form, `YYYY-MM-DDTHH:MM:SS.sssZ` (what toISOString
+ * writes), or NaN: read digit by digit with the calendar checked, as the full rule would, without
+ * a regular expression or a Date (the router reads these on every pass).
+ */
+function canonicalTime(value: string): number {
+	if (value.length !== 24 || value.charCodeAt(23) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return Number.NaN;
+	for (const [at, char] of SEPARATORS) if (value.charCodeAt(at) !== char) return Number.NaN;
+	const y = digits(value, 0, 4);
+	const mo = digits(value, 5, 2);
+	const d = digits(value, 8, 2);
+	const h = digits(value, 11, 2);
+	const mi = digits(value, 14, 2);
+	const s = digits(value, 17, 2);
+	const ms = digits(value, 20, 3);
+	if (Number.isNaN(y + mo + d + h + mi + s + ms) || y < 100 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return Number.NaN;
+	return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+}
+
+/** Where `YYYY-MM-DDTHH:MM:SS.sssZ` has its separators (- - : : .). */
+const SEPARATORS: readonly [number, number][] = [[4, 45], [7, 45], [13, 58], [16, 58], [19, 46]];
+
+/** The number written by `length` ASCII digits from `start`, or NaN. */
+function digits(text: string, start: number, length: number): number {
+	let n = 0;
+	for (let i = start; i < start + length; i++) {
+		const c = text.charCodeAt(i) - 48;
+		if (c < 0 || c > 9) return Number.NaN;
+		n = n * 10 + c;
+	}
+	return n;
+}
+
+function daysInMonth(year: number, month: number): number {
+	if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+	return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function isValidCalendar(utc: number, y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
@@ -43,6 +83,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A time value of a note in the router's form (UTC, with Z), or undefined when it is not a time. */
 export function normalTime(value: unknown): string | undefined {
+	if (typeof value === "string" && !Number.isNaN(canonicalTime(value))) return value;
 	const t = parseTime(value);
 	return Number.isNaN(t) ? undefined : iso(t);
 }

@@ -5,6 +5,13 @@ import { Notice } from "obsidian";
 
 const WINDOW_MS = 3000;
 
+/**
+ * Kinds another part shows better: a rejected or timed-out message gets a notice with a link to
+ * where it is now and a Retry… button (src/ui/notices/decision-notices.ts reads the relay's
+ * decisions), so the relay's plain-text notice for it is not shown.
+ */
+const SHOWN_ELSEWHERE: ReadonlySet<string> = new Set(["rejected"]);
+
 export class Notifier {
 	private lastShown = new Map<string, number>();
 	private held = new Map<string, { count: number; latest: string }>();
@@ -14,7 +21,7 @@ export class Notifier {
 
 	/** Shows `text` now, or folds it into the next summary when this kind was shown recently. */
 	notify(kind: string, text: string, summary: (count: number, latest: string) => string): void {
-		if (!this.enabled()) return;
+		if (!this.enabled() || SHOWN_ELSEWHERE.has(kind)) return;
 		const now = Date.now();
 		const last = this.lastShown.get(kind) ?? 0;
 		if (now - last >= WINDOW_MS && !this.held.has(kind)) {

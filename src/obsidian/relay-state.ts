@@ -1,10 +1,12 @@
 import type { EventRef } from "obsidian";
+import type { LeaseRecord } from "../core/lease";
 import type { RoutingDecision } from "../core/decision";
 import type { VaultLayout } from "../core/layout";
 import type { MessageIndex } from "../core/message-index";
 import type { QueueSummary } from "../core/queues";
 import type { Registry } from "../core/registry";
 import type { RoutingContext } from "../core/routing";
+import { TWO_ROUTERS } from "../router/housekeeping";
 import { RELAY_CHANGED } from "./relay";
 import type { Relay } from "./relay";
 
@@ -23,7 +25,20 @@ export interface RelayState {
 	leasePath(): string;
 	/** The context the router would decide with at `now` (to predict its verdicts). */
 	routing(now: number): RoutingContext;
+	/** Which device routes: this one (held), or why it stands by, and the lease as last read. */
+	router(): RouterStatus;
 	onChanged(listener: () => void): EventRef;
+	/** True when a pass found that two devices routed at once (a conflict copy of the lease). */
+	twoRoutersSeen(): boolean;
+}
+
+export interface RouterStatus {
+	/** This device holds the lease and routes. */
+	held: boolean;
+	/** Why this device does not route now (another device holds the lease), or "". */
+	standby: string;
+	/** The lease note's record as the router last read it. */
+	record: LeaseRecord | null;
 }
 
 export function relayState(relay: Relay): RelayState {
@@ -35,6 +50,11 @@ export function relayState(relay: Relay): RelayState {
 		recent: () => relay.recent,
 		leasePath: () => relay.router.layout.leasePath,
 		routing: (now) => ({ registry: relay.router.registry, layout: relay.router.layout, index: relay.router.index, now }),
+		router: () => {
+			const lease = relay.router.lease.state();
+			return { held: lease.held, standby: relay.standby, record: lease.record };
+		},
 		onChanged: (listener) => relay.events.on(RELAY_CHANGED, listener),
+		twoRoutersSeen: () => relay.warnings.some((w) => w.text.startsWith(TWO_ROUTERS)),
 	};
 }

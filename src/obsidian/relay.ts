@@ -41,6 +41,8 @@ export class Relay extends Component {
 	private started = false;
 	/** Why this device does not route now (another device holds the lease), or "". */
 	standby = "";
+	/** The latest warnings of the router's passes (two devices routed at once, merged logs), newest first. */
+	readonly warnings: { text: string; time: number }[] = [];
 
 	constructor(
 		private readonly app: App,
@@ -97,7 +99,7 @@ export class Relay extends Component {
 		this.notifier.clear();
 		this.started = false;
 		// Another router (a CLI, another device) may take over at once.
-		void this.chain.then(() => this.router.stop()).catch((error: unknown) => console.error("A2A Relay: could not release the router lease", error));
+		this.router.stop().catch((error: unknown) => console.error("A2A Relay: could not release the router lease", error));
 	}
 
 	/** Resolves when no event is waiting to be handled and no pass is running (used by tests and commands). */
@@ -124,13 +126,16 @@ export class Relay extends Component {
 		});
 	}
 
-	/** Runs a full sweep now (the Route now command); returns what it did. */
+	/**
+	 * Runs a full sweep now (the Route now command); returns what it did. Asked for by the person,
+	 * it gives no grace period: a note open in an editor goes now, as it is.
+	 */
 	async routeNow(): Promise<PassReport> {
-		let report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
+		let report: PassReport = { decisions: [], waiting: [], busy: false, failures: [], warnings: [] };
 		await this.enqueue(async () => {
 			await this.router.loadRegistry();
 			await this.router.indexSync.rescan();
-			report = await this.runPass(undefined, true);
+			report = await this.runPass(undefined, true, 0);
 		});
 		return report;
 	}
@@ -242,8 +247,8 @@ export class Relay extends Component {
 		this.wakeTimer = window.setTimeout(() => this.wake(), delay);
 	}
 
-	private async runPass(paths: string[] | undefined, manual: boolean): Promise<PassReport> {
-		const report = await this.router.pass(paths);
+	private async runPass(paths: string[] | undefined, manual: boolean, graceMs?: number): Promise<PassReport> {
+		const report = await this.router.pass(paths, { graceMs });
 		this.standby = report.busy ? (report.standby ?? "another router routes this vault") : "";
 		if (this.router.lease.lostTo !== null) {
 			this.notifier.notify("lease", `A2A Relay stopped routing on this device: ${this.router.lease.lostTo} routes this vault now.`, (_n, latest) => latest);
@@ -273,6 +278,11 @@ export class Relay extends Component {
 				);
 			}
 		}
+		for (const warning of report.warnings) {
+			this.warnings.unshift({ text: warning, time: Date.now() });
+			this.notifier.notify("warning", `A2A Relay: ${warning}`, (_n, latest) => `A2A Relay: ${latest}`);
+		}
+		this.warnings.splice(RECENT_LIMIT);
 		for (const failure of report.failures) {
 			this.notifier.notify("failure", `A2A Relay could not route ${failure.path}: ${failure.error}`, (n, latest) => `A2A Relay: ${n} notes could not be routed. Latest: ${latest}`);
 		}

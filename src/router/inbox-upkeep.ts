@@ -4,8 +4,8 @@ import { readRawMessage } from "../core/message-parse";
 import { basename } from "../core/paths";
 import { ROUTER_SENDER } from "../core/protocol";
 import { WRITE_INTO_OUTBOX } from "../core/routing";
-import { nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
-import type { PassReport, Router } from "./router";
+import { isDue, nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
+import type { PassContext, PassReport } from "./pass-context";
 
 // The inboxes' side of a pass: rule 8 (retries, then TIMEOUT), the notes that appeared in an inbox
 // without the router (rule 7: "write into your outbox"), and the steps an interruption left half
@@ -13,15 +13,24 @@ import type { PassReport, Router } from "./router";
 // an idle pass reads nothing.
 
 export class InboxUpkeep {
-	constructor(private readonly router: Router) {}
+	constructor(private readonly router: PassContext) {}
 
 	async run(report: PassReport): Promise<void> {
 		const router = this.router;
-		for (const entry of [...router.index.all()]) {
-			if (entry.location.area !== "box" || entry.location.box !== "inbox") continue;
+		const now = router.now();
+		for (const entry of [...router.index.inboxes()]) {
+			if (!this.needsCare(entry, now)) continue;
 			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
 			await router.guarded(entry.path, report, () => this.keep(entry, report));
 		}
+	}
+
+	/** Whether `keep` has anything to do for an entry now (most waiting requests: nothing, and no await). */
+	private needsCare(entry: IndexEntry, now: number): boolean {
+		if (entry.deliveredAt === undefined && entry.deadAt === undefined) return true;
+		if (entry.kind !== "request") return false;
+		if (entry.state === "answered" || entry.state === "timed_out") return true;
+		return isAwaitingAnswer(entry) && (this.hasAnswer(entry) || isDue(entry, now));
 	}
 
 	private async keep(entry: IndexEntry, report: PassReport): Promise<void> {
@@ -141,6 +150,6 @@ export class InboxUpkeep {
 
 	/** The next expiry among the requests waiting in inboxes. */
 	nextWakeTime(): number | null {
-		return nextDueTime(this.router.index.all());
+		return nextDueTime(this.router.index.inboxes());
 	}
 }

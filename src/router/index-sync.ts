@@ -21,7 +21,8 @@ export interface IndexSyncOptions {
 	clock?: () => number;
 }
 
-const YIELD_AFTER_MS = 40;
+/** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
+const YIELD_AFTER_MS = 10;
 
 export class IndexSync {
 	readonly index = new MessageIndex();
@@ -75,7 +76,7 @@ export class IndexSync {
 		const listed = new Set(await this.port.list(folder));
 		for (const path of listed) {
 			if (newOnly && this.index.get(path)) continue;
-			await this.refreshOne(path);
+			await this.refreshOne(path, true);
 			await this.maybeYield();
 		}
 		for (const entry of [...this.index.all()]) {
@@ -114,7 +115,8 @@ export class IndexSync {
 		if (this.historyLoaded && withHistory) for (const folder of this.historyFolders()) await this.indexFolder(folder, newOnly);
 	}
 
-	private async refreshOne(path: string): Promise<IndexEntry | undefined> {
+	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */
+	private async refreshOne(path: string, listed = false): Promise<IndexEntry | undefined> {
 		const location = this.layout().locate(path);
 		if ((location.area !== "box" && location.area !== "dead-letter") || ignoreReason(path) || !isMessagePath(path)) {
 			this.index.remove(path);
@@ -122,6 +124,10 @@ export class IndexSync {
 		}
 		if (location.area === "box" && location.box === "outbox") {
 			// Outbox notes are read when they are routed; until then the index only counts them.
+			if (!listed && !(await this.port.stat(path))) {
+				this.index.remove(path);
+				return undefined;
+			}
 			const entry: IndexEntry = { path, location, kind: null, route: [] };
 			this.index.set(entry);
 			return entry;

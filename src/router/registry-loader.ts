@@ -12,7 +12,7 @@ export interface LoadedRegistry {
 	text: string | null;
 }
 
-export const MISSING_REGISTRY = "is missing: run Initialize A2A vault (or `a2a init`)";
+export const MISSING_REGISTRY = "is missing: run Create registry and group folders (or `a2a init`)";
 
 export async function loadRegistry(port: VaultPort, root: string): Promise<LoadedRegistry> {
 	const layout = new VaultLayout(root);

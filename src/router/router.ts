@@ -1,32 +1,33 @@
-import { isCopyOf, sameApartFromTimes } from "../core/copies";
+import { hasRouterStamps, isCopyOf, sameApartFromTimes } from "../core/copies";
 import { candidateNames } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
-import { YamlError } from "../core/frontmatter";
-import { uuidFromText } from "../core/hash";
-import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
-import { ignoreReason } from "../core/ignore";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
-import { isMessagePath, readRawMessage } from "../core/message-parse";
 import type { RawMessage } from "../core/message-parse";
 import { basename, joinPath } from "../core/paths";
-import { compareForRouting, orderFields } from "../core/priority";
-import { DEFAULT_ROOT, MAX_NOTE_BYTES } from "../core/protocol";
+import { DEFAULT_ROOT } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import { emptyRegistry } from "../core/registry";
 import { routerResponse } from "../core/responses";
-import { decideOutboxNote, traceOf } from "../core/routing";
+import type { RouterResponseInput } from "../core/responses";
+import { decideOutboxNote } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
-import { quarantineText, stampDead, stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
+import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
+import { DeadLetters, messageIdOf } from "./dead-letters";
+import { Housekeeping } from "./housekeeping";
+import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
 import { NoteWriter } from "./note-writer";
 import { loadRegistry } from "./registry-loader";
+import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile, VaultPort } from "./vault-port";
+
+export type { PassReport, QueuedNote };
 import type { DeviceIdentity, RouteOnDevice } from "../core/lease";
 
 // The post office, written once against the vault port: the same code routes inside Obsidian (on
@@ -54,34 +55,9 @@ export interface RouterOptions {
 	yieldNow?: () => Promise<void>;
 }
 
-export interface PassReport {
-	decisions: RoutingDecision[];
-	/** Outbox notes that wait for their writer (rule 2). */
-	waiting: string[];
-	/** True when this router does not hold the lease and did nothing. */
-	busy: boolean;
-	/** Why this router does not route, when busy. */
-	standby?: string;
-	/** Notes that could not be dealt with, and why (the pass went on without them). */
-	failures: { path: string; error: string }[];
-}
 
-/** True when a note's frontmatter holds the router's delivery or dead-letter stamp. */
-function hasRouterStamps(text: string): boolean {
-	const end = text.indexOf("\n---", 4);
-	return /^(?:delivered_at|dead_at):/m.test(end > 0 ? text.slice(0, end) : text.slice(0, 8192));
-}
 
-export interface QueuedNote {
-	path: string;
-	/** The group whose outbox holds the note ("" when none). */
-	group: string;
-	read: ReadFile;
-	priority?: string;
-	created?: string;
-}
-
-export class Router {
+export class Router implements PassContext {
 	registry: Registry = emptyRegistry([], false);
 	layout: VaultLayout;
 	readonly root: string;
@@ -91,8 +67,10 @@ export class Router {
 	readonly log: LogWriter;
 	private readonly writer: NoteWriter;
 	private readonly upkeep: InboxUpkeep;
+	readonly housekeeping: Housekeeping;
+	private readonly deadLetters: DeadLetters;
+	private readonly outboxes: OutboxReader;
 	private readonly clock: () => number;
-	private readonly reportedIgnores = new Set<string>();
 	private registryText: string | null | undefined = undefined;
 
 	constructor(
@@ -117,6 +95,9 @@ export class Router {
 			localLock: options.localLock,
 		});
 		this.upkeep = new InboxUpkeep(this);
+		this.housekeeping = new Housekeeping(this);
+		this.deadLetters = new DeadLetters(this);
+		this.outboxes = new OutboxReader(this, (note, report) => this.deadLetters.rejectOversize(note, report));
 	}
 
 	get index(): MessageIndex {
@@ -146,23 +127,28 @@ export class Router {
 	 * One routing pass under the lease: route outbox notes (all of them, or only `paths`), keep the
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
-	async pass(paths?: string[]): Promise<PassReport> {
-		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [] };
+	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
+		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [], warnings: [] };
 		if (!this.registry.usable) return report;
 		if (!(await this.lease.ensure())) {
 			report.busy = true;
 			report.standby = this.lease.state().reason;
 			return report;
 		}
-		await this.indexSync.ensureLive();
-		const queue = await this.readOutboxes(paths, report);
-		if (queue.length > 0) await this.indexSync.ensureHistory();
-		for (const note of queue) {
-			if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
-			await this.guarded(note.path, report, () => this.routeNote(note, report));
+		try {
+			await this.indexSync.ensureLive();
+			const queue = await this.outboxes.read(paths, report);
+			if (queue.length > 0) await this.indexSync.ensureHistory();
+			for (const note of queue) {
+				if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
+				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
+			}
+			await this.upkeep.run(report);
+			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
+			return report;
+		} finally {
+			await this.port.flush?.();
 		}
-		await this.upkeep.run(report);
-		return report;
 	}
 
 	/** Runs one step; a failure is reported and the pass goes on (one bad file never stops the router). */
@@ -174,52 +160,12 @@ export class Router {
 		}
 	}
 
-	private async readOutboxes(paths: string[] | undefined, report: PassReport): Promise<QueuedNote[]> {
-		const files: { path: string; group: string }[] = [];
-		if (paths) {
-			for (const path of paths) {
-				const location = this.layout.locate(path);
-				if (location.area === "box" && location.box === "outbox") files.push({ path, group: location.group });
-			}
-		} else {
-			for (const group of this.layout.groupIds()) {
-				for (const path of await this.port.list(this.layout.box(group, "outbox") as string)) files.push({ path, group });
-			}
-		}
-		const queue: QueuedNote[] = [];
-		for (const { path, group } of files) {
-			const ignored = ignoreReason(path) ?? (isMessagePath(path) ? null : "not a note (.md) or YAML file");
-			if (ignored) {
-				this.reportIgnored(path, ignored, report);
-				continue;
-			}
-			const read = await this.port.read(path, { maxBytes: MAX_NOTE_BYTES + 1 });
-			if (!read) {
-				this.indexSync.remove(path);
-				continue;
-			}
-			if (read.truncated) {
-				await this.guarded(path, report, () => this.rejectOversize({ path, group, read }, report));
-				continue;
-			}
-			queue.push({ path, group, read, ...orderFields(read.text) });
-		}
-		return queue.sort(compareForRouting);
-	}
-
-	/** Rule 1: an ignored file is listed once by each router, never written to the log. */
-	private reportIgnored(path: string, reason: string, report: PassReport): void {
-		if (this.reportedIgnores.has(path)) return;
-		this.reportedIgnores.add(path);
-		report.decisions.push({ outcome: "ignored", path, reason, time: this.clock() });
-	}
-
-	private async routeNote(note: QueuedNote, report: PassReport): Promise<void> {
+	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
-		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs: this.graceMs });
+		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
 		if (verdict.action === "wait") report.waiting.push(note.path);
-		else if (verdict.action === "ignore") this.reportIgnored(note.path, verdict.reason, report);
+		else if (verdict.action === "ignore") this.outboxes.reportIgnored(note.path, verdict.reason, report);
 		if (decision) report.decisions.push(decision);
 	}
 
@@ -237,12 +183,6 @@ export class Router {
 			case "reject":
 				return this.reject(note, verdict.code, verdict.reason, verdict.raw, true);
 		}
-	}
-
-	/** The id a note is routed under: its own, or one derived from where it is and what it says. */
-	private messageIdOf(note: QueuedNote, raw: RawMessage | undefined): string {
-		const own = raw?.fields.message_id;
-		return isAcceptableMessageId(own) ? own : uuidFromText(`${note.group}\n${basename(note.path)}\n${note.read.text}`);
 	}
 
 	decision(outcome: RoutingDecision["outcome"], path: string, from: string, entry: IndexEntry | undefined, extra: Partial<RoutingDecision> = {}): RoutingDecision {
@@ -292,7 +232,7 @@ export class Router {
 	}
 
 	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, verdict.raw);
+		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id }),
@@ -301,7 +241,7 @@ export class Router {
 	}
 
 	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, verdict.raw);
+		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id }),
@@ -316,6 +256,8 @@ export class Router {
 	 * very note (a pass interrupted between the copy and the removal), the delivery is finished.
 	 */
 	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
+		// The copy is at one of this note's own names, and says what the note says.
+		if (!candidateNames(basename(note.path), existing.messageId).includes(basename(existing.path))) return null;
 		const copy = await this.port.read(existing.path);
 		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
 		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";
@@ -326,55 +268,13 @@ export class Router {
 		return decision;
 	}
 
-	private async rejectOversize(note: QueuedNote, report: PassReport): Promise<void> {
-		const full = await this.port.read(note.path);
-		if (!full) return;
-		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
-		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, undefined, true, false);
-		if (decision) report.decisions.push(decision);
-	}
-
-	/**
-	 * Rules 3 to 6 and 9: the error response goes to the sender first (its name is derived from the
-	 * rejection, so writing it again finds it there), then the dead letter, the log row, the removal.
-	 */
-	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
-		const id = this.messageIdOf(note, raw);
-		const now = this.clock();
-		const sender = typeof raw?.fields.source_group === "string" && this.layout.hasGroup(raw.fields.source_group) ? raw.fields.source_group : note.group;
-		const deadLetterPath = joinPath(this.layout.deadLetterFolder, basename(note.path));
-		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
-		if (notify && this.layout.hasGroup(sender)) {
-			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
-			await this.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: note.read.text, now });
-		}
-		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId)) };
-		return this.transfer(note, this.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });
-	}
-
-	private quarantineFields(note: QueuedNote, code: string, reason: string, id: string, now: number, traceId?: string): Record<string, unknown> {
-		const fields: Record<string, unknown> = { message_id: id, source_group: note.group };
-		if (traceId && isUuidShaped(traceId)) fields.trace_id = traceId;
-		stampDead(fields, code, reason, now, "dead", id);
-		return fields;
-	}
-
-	/** A dead letter's text: the note stamped dead, or (when its YAML cannot be edited) quarantined with the original kept below. */
-	private deadText(note: QueuedNote, raw: RawMessage | undefined, code: string, reason: string, id: string, now: number): { text: string; fields?: Record<string, unknown> } {
-		if (raw) {
-			try {
-				return stampNoteText(note.read.text, note.path, raw.format, (fm) => stampDead(fm, code, reason, now, "dead", id));
-			} catch (error) {
-				if (!(error instanceof YamlError)) throw error;
-			}
-		}
-		const read = readRawMessage(note.read.text, note.path, false);
-		const traceId = read.ok ? traceOf(read.raw) : undefined;
-		return { text: quarantineText(note.read.text, this.quarantineFields(note, code, reason, id, now, traceId)) };
+	/** Rules 3 to 6 and 9: see src/router/dead-letters.ts. */
+	reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean): Promise<RoutingDecision | null> {
+		return this.deadLetters.reject(note, code, reason, raw, notify);
 	}
 
 	/** Writes an error or timeout response into the sender's inbox (once: its name derives from what it reports). */
-	async sendRouterResponse(input: Parameters<typeof routerResponse>[0]): Promise<void> {
+	async sendRouterResponse(input: RouterResponseInput): Promise<void> {
 		const inbox = this.layout.box(input.sender, "inbox");
 		if (!inbox) return;
 		const response = routerResponse(input);

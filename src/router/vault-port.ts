@@ -80,5 +80,7 @@ export interface VaultPort {
 	transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options?: TransferOptions): Promise<TransferResult>;
 	/** Appends text, creating the file with `header` first when it does not exist. */
 	append(path: string, text: string, header: string): Promise<void>;
+	/** Releases what the adapter kept open during a pass (the router calls it when a pass ends). */
+	flush?(): Promise<void>;
 	ensureFolder(path: string): Promise<void>;
 }

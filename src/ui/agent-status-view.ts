@@ -1,33 +1,52 @@
-import { ItemView } from "obsidian";
-import type { App, ViewStateResult, WorkspaceLeaf } from "obsidian";
+import { ItemView, Notice } from "obsidian";
+import type { App, Menu, TFile, ViewStateResult, WorkspaceLeaf } from "obsidian";
 import type { AgentStore } from "../obsidian/agent-store";
 import type { RelayState } from "../obsidian/relay-state";
 import type { SettingsStore } from "../obsidian/settings-store";
+import { bindNoteLinks, resolveLink } from "./note-links";
+import { ACTION_NAMES, COMMAND_NAMES, VIEW_TEXT } from "./strings";
 import { AgentList } from "./view/agent-list";
 import type { RowClock } from "./view/agent-row";
 import { isGrouping } from "./view/agent-sections";
 import type { Grouping } from "./view/agent-sections";
 import { AgentSummary } from "./view/agent-summary";
-import { setHidden, setTextIfChanged } from "./view/dom-text";
+import { setHidden } from "./view/dom-text";
+import { actionButton } from "./view/flow-lists";
 import { readFlowState } from "./view/flow-state";
+import type { DecisionRow } from "./view/flow-state";
+import { LeaseWatch } from "./view/lease-watch";
+import { readLogTail } from "./view/log-tail";
 import { MessageFlowPanel } from "./view/message-flow";
-import { handleNoteLinks } from "./view/note-links";
 import { RenderBatcher } from "./view/render-batcher";
 import type { Batch } from "./view/render-batcher";
 import { Toolbar } from "./view/toolbar";
 
 // The agent status sidebar: agents (lifecycle, progress, last action, staleness) and the message
 // flow, live. It renders what the agent store and the relay computed and keeps nothing else but
-// its DOM, the filter and the grouping (which Obsidian saves with the workspace).
+// its DOM, the filter and the grouping (which Obsidian saves with the workspace). What it can do
+// (compose, route, retry, a note's actions) it is handed as callbacks: it holds no plugin part.
 
 export const VIEW_TYPE_AGENT_STATUS = "a2a-agent-status";
 
-/** How often ages ("2 min ago") and stale markers are refreshed while the view is open. */
+/** How often ages ("2 minutes ago") and stale markers are refreshed while the view is open. */
 const TICK_MS = 5000;
+const LOG_ROWS = 10;
 
 interface SavedState {
 	grouping?: unknown;
 	filter?: unknown;
+}
+
+/** What the view's buttons and menus do (built in src/plugin/start.ts). */
+export interface ViewActions {
+	compose: () => void;
+	routeNow: () => void;
+	initVault: () => void;
+	newAgent: () => void;
+	openSettings: () => void;
+	retry: (file: TFile) => void;
+	/** Adds a note's own actions (Reply…, Retry…, Set status…) to its context menu. */
+	noteMenu: (menu: Menu, file: TFile) => void;
 }
 
 export class AgentStatusView extends ItemView {
@@ -38,6 +57,8 @@ export class AgentStatusView extends ItemView {
 	private toolbar: Toolbar | null = null;
 	private flow: MessageFlowPanel | null = null;
 	private emptyEl: HTMLElement | null = null;
+	private logRows: DecisionRow[] = [];
+	private readonly leaseWatch = new LeaseWatch();
 	private readonly batcher: RenderBatcher;
 
 	constructor(
@@ -45,6 +66,7 @@ export class AgentStatusView extends ItemView {
 		private readonly state: RelayState,
 		private readonly agents: Pick<AgentStore, "all" | "get" | "folders" | "onChanged">,
 		private readonly settings: SettingsStore,
+		private readonly actions: ViewActions,
 	) {
 		super(leaf);
 		this.batcher = new RenderBatcher(
@@ -59,7 +81,7 @@ export class AgentStatusView extends ItemView {
 	}
 
 	getDisplayText(): string {
-		return "Agent status";
+		return VIEW_TEXT.statusTitle;
 	}
 
 	getIcon(): string {
@@ -78,12 +100,14 @@ export class AgentStatusView extends ItemView {
 	}
 
 	async onOpen(): Promise<void> {
+		this.addAction("send", ACTION_NAMES.routeNow, () => this.actions.routeNow());
+		this.addAction("mail-plus", ACTION_NAMES.compose, () => this.actions.compose());
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("a2a-status-view");
 		const agentsEl = root.createDiv({ cls: "a2a-agents" });
-		agentsEl.createEl("h4", { cls: "a2a-heading", text: "Agents" });
-		this.summary = new AgentSummary(agentsEl, (query) => this.setFilter(this.filter === query ? "" : query, true));
+		agentsEl.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.agentsHeading });
+		this.summary = new AgentSummary(agentsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
 		this.toolbar = new Toolbar(agentsEl, this.filter, this.grouping, {
 			onFilter: (query) => this.setFilter(query, true),
 			onGrouping: (grouping) => this.setGrouping(grouping, true),
@@ -91,7 +115,8 @@ export class AgentStatusView extends ItemView {
 		this.emptyEl = agentsEl.createDiv({ cls: "a2a-empty a2a-agents-empty a2a-hidden" });
 		this.list = new AgentList(agentsEl, this.grouping, this.filter);
 		this.flow = new MessageFlowPanel(root);
-		handleNoteLinks(this, this.app, root);
+		bindNoteLinks(this, this.app, this.state, root, { hoverParent: this.leaf, menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
+		this.registerDomEvent(root, "click", (evt) => this.onAction(evt));
 
 		this.registerEvent(this.agents.onChanged((paths) => this.batcher.agents(paths)));
 		this.registerEvent(this.state.onChanged(() => this.batcher.relayChanged()));
@@ -102,6 +127,7 @@ export class AgentStatusView extends ItemView {
 
 		this.batcher.everything();
 		this.batcher.flushNow();
+		void this.readLog();
 	}
 
 	async onClose(): Promise<void> {
@@ -117,6 +143,39 @@ export class AgentStatusView extends ItemView {
 		this.batcher.resume();
 	}
 
+	/** The routing log's latest rows, listed until this session routes something. */
+	private async readLog(): Promise<void> {
+		this.logRows = await readLogTail(this.app, this.state, LOG_ROWS);
+		if (this.logRows.length > 0) this.batcher.relayChanged();
+	}
+
+	/** Runs a button of the view (`data-a2a-action`): one listener for all of them. */
+	private onAction(evt: MouseEvent): void {
+		const button = evt.target instanceof Element ? evt.target.closest<HTMLElement>("[data-a2a-action]") : null;
+		if (!button) return;
+		evt.preventDefault();
+		const action = button.getAttribute("data-a2a-action");
+		if (action === "retry") {
+			const link = button.closest(".a2a-link-row")?.querySelector<HTMLElement>("a.a2a-note-link");
+			const file = link ? resolveLink(this.app, this.state, link) : null;
+			if (file) this.actions.retry(file);
+			else new Notice(VIEW_TEXT.missingNote(link?.textContent ?? ""));
+		} else if (action === "init-vault") this.actions.initVault();
+		else if (action === "open-settings") this.actions.openSettings();
+		else if (action === "new-agent") this.actions.newAgent();
+		else if (action === "clear-filter") this.setFilter("", true);
+	}
+
+	/** A flow count was picked: open and show its part of the message flow. */
+	private showFlow(part: "queues" | "dead"): void {
+		const flow = this.flow;
+		if (!flow) return;
+		const target = part === "dead" ? flow.deadEl : (flow.el.querySelector<HTMLElement>(".a2a-queues") ?? flow.el);
+		if (part === "dead") flow.deadEl.open = true;
+		target.scrollIntoView({ block: "nearest" });
+		target.querySelector<HTMLElement>("summary, a, button")?.focus();
+	}
+
 	private clock(): RowClock {
 		return { now: Date.now(), staleLimitMs: this.settings.current.staleMinutes * 60_000 };
 	}
@@ -129,23 +188,31 @@ export class AgentStatusView extends ItemView {
 		if (batch.all) list.renderAll(agents.all(), clock);
 		else if (batch.paths.size > 0) list.applyChanges(batch.paths, (path) => agents.get(path), clock);
 		if (batch.all || batch.paths.size > 0) this.renderCounts(clock);
-		if (batch.relay) this.flow?.render(readFlowState(this.app, this.state));
+		if (batch.relay) this.renderFlow(clock.now);
+	}
+
+	private renderFlow(now: number): void {
+		const flowState = readFlowState(this.app, this.state, this.logRows);
+		if (this.leaseWatch.observe(flowState.router, now)) flowState.leaseConflict = true;
+		this.flow?.render(flowState, now);
+		this.summary?.renderFlow({ inFlight: flowState.inFlight, overdue: flowState.overdue, dead: flowState.deadLetterCount });
 	}
 
 	private renderCounts(clock: RowClock): void {
 		const list = this.list;
 		if (!list) return;
-		this.summary?.render(list.agents(), clock);
+		this.summary?.render(list.agents(), clock, this.filter);
 		const empty = this.emptyEl;
 		if (!empty) return;
+		empty.empty();
 		if (list.size === 0) {
-			const folders = this.agents.folders().join(", ");
-			setTextIfChanged(empty, `No agents yet: run Create agent note, or write a note with a status field in ${folders}.`);
-			setHidden(empty, false);
+			empty.createDiv({ text: VIEW_TEXT.noAgents(this.agents.folders().join(", ")) });
+			actionButton(empty, "new-agent", COMMAND_NAMES.newAgent);
 		} else if (list.shown === 0) {
-			setTextIfChanged(empty, `No agent matches "${this.filter.trim()}". Press Escape in the filter box to show every agent.`);
-			setHidden(empty, false);
-		} else setHidden(empty, true);
+			empty.createDiv({ text: VIEW_TEXT.noAgentMatches(this.filter.trim()) });
+			actionButton(empty, "clear-filter", VIEW_TEXT.showAllAgents);
+		}
+		setHidden(empty, list.size > 0 && list.shown > 0);
 	}
 
 	private tick(): void {
@@ -154,7 +221,8 @@ export class AgentStatusView extends ItemView {
 		this.batcher.flushNow();
 		const clock = this.clock();
 		this.list.tick(clock);
-		this.summary?.render(this.list.agents(), clock);
+		this.summary?.render(this.list.agents(), clock, this.filter);
+		this.renderFlow(clock.now);
 	}
 
 	private setFilter(query: string, save: boolean): void {

@@ -1,7 +1,8 @@
 import { PRIORITY_LABELS } from "../core/labels";
-import { safeRelativeFolder } from "../core/paths";
 import { PRIORITIES } from "../core/protocol";
 import type { Priority } from "../core/protocol";
+import { SETTINGS_TEXT } from "./strings";
+import { ROUTE_ON_DEVICE_MODES } from "../core/lease";
 import { normalizeSettings, parseFolderList } from "../settings";
 import type { RelaySettings } from "../settings";
 
@@ -23,20 +24,28 @@ interface TextRow {
 
 interface ToggleRow {
 	kind: "toggle";
-	key: "autoRoute" | "showNotices";
+	key: "autoRoute" | "showNotices" | "noticesForAll";
 	name: string;
 	desc: string;
 }
 
 interface DropdownRow {
 	kind: "dropdown";
-	key: "defaultPriority";
+	key: "defaultPriority" | "routeOnDevice";
 	name: string;
 	desc: string;
 	options: Record<string, string>;
 }
 
-export type Row = TextRow | ToggleRow | DropdownRow;
+/** A row the tab renders itself (the root folder with its suggester, the Groups editor). */
+interface CustomRow {
+	kind: "custom";
+	key: "rootFolder" | "groups";
+	name: string;
+	desc: string;
+}
+
+export type Row = TextRow | ToggleRow | DropdownRow | CustomRow;
 
 interface Section {
 	heading: string;
@@ -44,7 +53,7 @@ interface Section {
 }
 
 /** A number in a range; `normalizeSettings` has the last word (it is what loading would keep). */
-function numberChange(key: "staleMinutes" | "graceSeconds" | "defaultTimeoutSeconds", text: string, s: RelaySettings, error: string, integer: boolean): Change {
+function numberChange(key: "staleMinutes" | "graceSeconds" | "defaultTimeoutSeconds" | "syncMarginSeconds", text: string, s: RelaySettings, error: string, integer: boolean): Change {
 	const trimmed = text.trim();
 	const value = /^(\d+(\.\d*)?|\.\d+)$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 	if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) return { ok: false, error };
@@ -56,24 +65,17 @@ export function isPriority(value: unknown): value is Priority {
 	return typeof value === "string" && (PRIORITIES as readonly string[]).includes(value);
 }
 
+/** The change a dropdown's value makes, or null when the value is not one of its options. */
+export function dropdownChange(row: DropdownRow, value: unknown): Partial<RelaySettings> | null {
+	if (row.key === "defaultPriority") return isPriority(value) ? { defaultPriority: value } : null;
+	return (ROUTE_ON_DEVICE_MODES as readonly unknown[]).includes(value) ? { routeOnDevice: value as RelaySettings["routeOnDevice"] } : null;
+}
+
 export const SECTIONS: Section[] = [
 	{
 		heading: "Folders",
 		rows: [
-			{
-				kind: "text",
-				key: "rootFolder",
-				name: "Root folder",
-				desc: "The folder that holds registry.yaml, the groups, agents, dead letters and the routing log.",
-				placeholder: "A2A",
-				read: (s) => s.rootFolder,
-				parse: (text) => {
-					const folder = safeRelativeFolder(text);
-					return folder
-						? { ok: true, change: { rootFolder: folder } }
-						: { ok: false, error: 'Enter a folder inside the vault: not empty, no leading "/", no ".." and no folder starting with a dot.' };
-				},
-			},
+			{ kind: "custom", key: "rootFolder", name: "Root folder", desc: "The folder that holds the registry, the groups, agents, dead letters and the routing log." },
 			{
 				kind: "textarea",
 				key: "extraAgentFolders",
@@ -105,7 +107,36 @@ export const SECTIONS: Section[] = [
 				parse: (text, s) => numberChange("graceSeconds", text, s, "Enter a number of seconds from 0 to 600.", false),
 			},
 			{ kind: "toggle", key: "showNotices", name: "Routing notices", desc: "Show a notice when a message is rejected or times out, or when the registry has errors." },
+			{ kind: "toggle", key: "noticesForAll", name: SETTINGS_TEXT.noticesForAll, desc: SETTINGS_TEXT.noticesForAllDesc },
 		],
+	},
+	{
+		heading: SETTINGS_TEXT.deviceHeading,
+		rows: [
+			{ kind: "dropdown", key: "routeOnDevice", name: SETTINGS_TEXT.routeOnDevice, desc: SETTINGS_TEXT.routeOnDeviceDesc, options: SETTINGS_TEXT.routeModes },
+			{
+				kind: "text",
+				key: "syncMarginSeconds",
+				name: SETTINGS_TEXT.syncMargin,
+				desc: SETTINGS_TEXT.syncMarginDesc,
+				placeholder: "120",
+				read: (s) => String(s.syncMarginSeconds),
+				parse: (text, s) => numberChange("syncMarginSeconds", text, s, "Enter a number of seconds from 1 to 86400.", false),
+			},
+			{
+				kind: "text",
+				key: "deviceName",
+				name: SETTINGS_TEXT.deviceName,
+				desc: SETTINGS_TEXT.deviceNameDesc,
+				placeholder: "Obsidian on this desktop",
+				read: (s) => s.deviceName,
+				parse: (text) => (text.length > 80 ? { ok: false, error: "Use at most 80 characters." } : { ok: true, change: { deviceName: text.trim() } }),
+			},
+		],
+	},
+	{
+		heading: SETTINGS_TEXT.groupsHeading,
+		rows: [{ kind: "custom", key: "groups", name: SETTINGS_TEXT.groupsHeading, desc: "" }],
 	},
 	{
 		heading: "New messages",
@@ -121,7 +152,7 @@ export const SECTIONS: Section[] = [
 				kind: "text",
 				key: "defaultTimeoutSeconds",
 				name: "Default timeout",
-				desc: "Seconds a composed request waits for an answer; 0 uses the registry's timeout.",
+				desc: "Seconds a composed request waits for an answer; 0 leaves the timeout field blank, so the registry's timeout applies.",
 				placeholder: "0",
 				read: (s) => String(s.defaultTimeoutSeconds),
 				parse: (text, s) => numberChange("defaultTimeoutSeconds", text, s, "Enter a whole number of seconds from 0 to 604800.", true),

@@ -1,17 +1,22 @@
 import { PluginSettingTab, Setting, debounce } from "obsidian";
 import type { App, Debouncer, Plugin, SettingDefinitionItem, SettingGroupItem } from "obsidian";
+import type { ActionVault } from "../actions/vault";
+import type { RelayState } from "../obsidian/relay-state";
 import type { SettingsStore } from "../obsidian/settings-store";
 import type { RelaySettings } from "../settings";
 import { makeField } from "./modals/form";
-import { SECTIONS, isPriority, rowByKey } from "./settings-rows";
+import { GroupsEditor } from "./settings/groups-editor";
+import { renderRootFolderRow } from "./settings/root-folder-row";
+import { SECTIONS, dropdownChange, rowByKey } from "./settings-rows";
 import type { Row } from "./settings-rows";
 
 // The settings tab. Every row is described once (ROWS) and rendered two ways: by display() with
 // Setting rows (Obsidian before 1.13), and as declarative definitions by getSettingDefinitions()
 // (1.13 and later, where they also feed the settings search). A value is checked before it is
 // saved: an invalid one is shown as an error next to its field and never stored. Every change goes
-// through the settings store, one save at a time, and takes effect at once (a new root folder
-// rebuilds the relay and rescans the agents).
+// through the settings store, one save at a time, and takes effect at once (a new root folder,
+// applied only when confirmed, rebuilds the relay and rescans the agents). Two rows render
+// themselves: the root folder (with a folder suggester) and the Groups editor (the registry).
 
 export class RelaySettingTab extends PluginSettingTab {
 	/** Typed values waiting to be saved (flushed when the tab closes). */
@@ -21,6 +26,8 @@ export class RelaySettingTab extends PluginSettingTab {
 		app: App,
 		plugin: Plugin,
 		private readonly settings: SettingsStore,
+		private readonly state: RelayState,
+		private readonly vault: Pick<ActionVault, "read" | "replace">,
 	) {
 		super(app, plugin);
 	}
@@ -46,8 +53,22 @@ export class RelaySettingTab extends PluginSettingTab {
 		return this.settings.update(change);
 	}
 
+	/** The rows that render themselves, into a Setting (display() and the 1.13 definitions alike). */
+	private renderCustom(setting: Setting, row: Extract<Row, { kind: "custom" }>): void {
+		if (row.key === "rootFolder") {
+			renderRootFolderRow(this.app, setting, this.settings);
+			return;
+		}
+		setting.settingEl.addClass("a2a-groups-setting");
+		void new GroupsEditor(this.app, setting.settingEl.createDiv(), this.state, this.vault).render();
+	}
+
 	private renderRow(containerEl: HTMLElement, row: Row): void {
 		const settings = this.settings.current;
+		if (row.kind === "custom") {
+			this.renderCustom(new Setting(containerEl), row);
+			return;
+		}
 		if (row.kind === "toggle") {
 			new Setting(containerEl)
 				.setName(row.name)
@@ -75,8 +96,8 @@ export class RelaySettingTab extends PluginSettingTab {
 				{ desc: row.desc },
 			);
 			field.control.addEventListener("change", () => {
-				const value = field.value();
-				if (isPriority(value)) void this.save({ defaultPriority: value });
+				const change = dropdownChange(row, field.value());
+				if (change) void this.save(change);
 			});
 			return;
 		}
@@ -135,6 +156,7 @@ export class RelaySettingTab extends PluginSettingTab {
 	}
 
 	private definition(row: Row): SettingGroupItem {
+		if (row.kind === "custom") return { name: row.name, desc: row.desc, render: (setting) => this.renderCustom(setting, row) };
 		if (row.kind === "toggle") return { name: row.name, desc: row.desc, control: { type: "toggle", key: row.key } };
 		if (row.kind === "dropdown") return { name: row.name, desc: row.desc, control: { type: "dropdown", key: row.key, options: row.options } };
 		const validate = (value: string): string | undefined => {
@@ -148,20 +170,21 @@ export class RelaySettingTab extends PluginSettingTab {
 	getControlValue(key: string): unknown {
 		const row = rowByKey(key);
 		const settings = this.settings.current;
-		if (!row) return undefined;
+		if (!row || row.kind === "custom") return undefined;
 		if (row.kind === "text" || row.kind === "textarea") return row.read(settings);
 		return settings[row.key];
 	}
 
 	async setControlValue(key: string, value: unknown): Promise<void> {
 		const row = rowByKey(key);
-		if (!row) return;
+		if (!row || row.kind === "custom") return;
 		if (row.kind === "toggle") {
 			if (typeof value === "boolean") await this.save({ [row.key]: value });
 			return;
 		}
 		if (row.kind === "dropdown") {
-			if (isPriority(value)) await this.save({ defaultPriority: value });
+			const change = dropdownChange(row, value);
+			if (change) await this.save(change);
 			return;
 		}
 		const parsed = row.parse(typeof value === "string" ? value : String(value), this.settings.current);

@@ -4,7 +4,8 @@ import type { Disk } from "./disk";
 import { FileManager } from "./file-manager";
 import { Keymap, Scope, type UserEvent } from "./keymap";
 import { MetadataCache } from "./metadata-cache";
-import type { Plugin, PluginManifest } from "./plugin";
+import type { MarkdownPostProcessor } from "./markdown-preview";
+import type { HoverLinkSource, Plugin, PluginManifest } from "./plugin";
 import type { Runtime } from "./runtime";
 import { SettingRegistry } from "./setting-tab";
 import { Vault } from "./vault";
@@ -44,6 +45,10 @@ export class App {
 	/** Fake-only. */
 	readonly runtime: Runtime;
 	readonly protocolHandlers = new Map<string, (params: Record<string, string>) => unknown>();
+	/** Fake-only: what plugins registered with registerHoverLinkSource. */
+	readonly hoverLinkSources = new Map<string, HoverLinkSource>();
+	/** Fake-only: what plugins registered with registerMarkdownPostProcessor, in order. */
+	readonly markdownPostProcessors: MarkdownPostProcessor[] = [];
 	private readonly localStorage = new Map<string, unknown>();
 	private loadingVault = false;
 	private readonly onKeydown: (evt: KeyboardEvent) => void;

@@ -19,13 +19,15 @@ import type { Disk } from "./disk";
 import { listenerCount } from "./events";
 import type { FaultOperation, FaultPhase } from "./faults";
 import { TFile } from "./files";
+import { renderReadingView } from "./markdown-preview";
+import { Menu } from "./menu";
 import { currentModals, type Modal } from "./modal";
 import { normalizePath, parentPath } from "./paths";
 import type { Plugin, PluginManifest } from "./plugin";
 import { Runtime, setCurrentRuntime, type RecordedError } from "./runtime";
 import type { SettingTab } from "./setting-tab";
-import { DeferredView } from "./view";
-import type { DeferMode, LeafSide, OpenedLink, WorkspaceLeaf } from "./workspace";
+import { DeferredView, MarkdownView } from "./view";
+import type { DeferMode, LeafSide, OpenedFile, OpenedLink, WorkspaceLeaf } from "./workspace";
 
 export interface FakeHostOptions extends AppOptions {
 	disk: Disk;
@@ -67,6 +69,7 @@ export class FakeHost {
 	readonly fakeApp: App;
 	private readonly loaded: LoadablePlugin[] = [];
 	private disposed = false;
+	private readonly readingViews: { unload(): void }[] = [];
 
 	constructor(options: FakeHostOptions) {
 		if (!("createDiv" in HTMLElement.prototype)) installDomHelpers(window);
@@ -249,6 +252,34 @@ export class FakeHost {
 		return this.fakeApp.commands.executeCommandById(id);
 	}
 
+	/**
+	 * The menu a right-click on a file shows (the file explorer's, by default): a new Menu, handed
+	 * with the file to every 'file-menu' handler, as Obsidian does before showing it. Not shown.
+	 */
+	fileMenu(file: ObsidianTAbstractFile, source = "file-explorer"): Menu {
+		const menu = new Menu();
+		this.fakeApp.workspace.trigger("file-menu", menu, file, source, undefined);
+		return menu;
+	}
+
+	/** The editor's context menu for the note at `path` (opened in the active leaf first). */
+	async editorMenu(path: string): Promise<Menu> {
+		const leaf = await this.fakeApp.workspace.setActiveFile(this.file(path) as unknown as TFile);
+		const view = leaf?.view;
+		if (!(view instanceof MarkdownView)) throw new Error(`fake-obsidian: ${path} is not open in a markdown view`);
+		const menu = new Menu();
+		this.fakeApp.workspace.trigger("editor-menu", menu, view.editor, view);
+		return menu;
+	}
+
+	/** The note at `path` as the reading view renders it, with every markdown post processor run. */
+	async renderReadingView(path: string): Promise<HTMLElement> {
+		const el = this.fakeApp.workspace.rootSplit.containerEl.createDiv({ cls: "fake-reading-view" });
+		const owner = await renderReadingView(this.fakeApp, await this.disk.read(path), normalizePath(path), el);
+		this.readingViews.push(owner);
+		return el;
+	}
+
 	// ---- lookups and introspection ------------------------------------------------------------
 
 	/** The TFile at a path (throws when absent). */
@@ -320,6 +351,11 @@ export class FakeHost {
 		return this.fakeApp.workspace.openedLinks;
 	}
 
+	/** Every file opened in a leaf (leaf.openFile), in order, whichever way it was opened. */
+	get openedFiles(): OpenedFile[] {
+		return this.fakeApp.workspace.openedFiles;
+	}
+
 	/** Errors thrown or rejected by handlers, callbacks and other tracked work. */
 	get errors(): RecordedError[] {
 		return this.runtime.errors;
@@ -336,6 +372,7 @@ export class FakeHost {
 		if (this.disposed) return;
 		this.disposed = true;
 		await this.settled();
+		for (const owner of this.readingViews.splice(0)) owner.unload();
 		for (const plugin of this.loaded.slice().reverse()) await this.unloadPlugin(plugin);
 		await this.settled();
 		for (const modal of currentModals()) if (modal.app === this.fakeApp) modal.close();

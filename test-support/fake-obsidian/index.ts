@@ -44,7 +44,7 @@ export { MetadataCache } from "./metadata-cache";
 export { Modal } from "./modal";
 export { Notice } from "./notice";
 export { normalizePath } from "./paths";
-export { Plugin, type PluginManifest } from "./plugin";
+export { Plugin, type HoverLinkSource, type MarkdownPostProcessor, type MarkdownPostProcessorContext, type PluginManifest } from "./plugin";
 export {
 	MarkdownRenderChild,
 	MarkdownRenderer,
@@ -93,6 +93,7 @@ export {
 	type SearchResult,
 	type TooltipOptions,
 } from "./utils";
+export { moment } from "./moment";
 export { Vault } from "./vault";
 export {
 	EditableFileView,

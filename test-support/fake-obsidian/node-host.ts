@@ -22,10 +22,15 @@ export class TempHost extends FakeHost {
 		this.dir = dir;
 	}
 
-	/** Waits until settled, unloads plugins, then removes the folder. */
+	/**
+	 * Waits until settled, unloads plugins, then removes the folder. A plugin may start work in its
+	 * onunload that the host cannot track (a router releasing its lease note): a short pause lets it
+	 * land, and the removal retries while such a write still empties a folder late.
+	 */
 	async cleanup(): Promise<void> {
 		await this.dispose();
-		await rm(this.dir, { recursive: true, force: true });
+		await new Promise((resolve) => setTimeout(resolve, 25));
+		await rm(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 	}
 }
 

@@ -52,8 +52,9 @@ export class Notice {
 	}
 
 	setMessage(message: string | DocumentFragment): this {
-		this.messageEl.setText(message);
+		// Read the text first: setText moves a fragment's nodes into the notice, emptying it.
 		const text = textOf(message);
+		this.messageEl.setText(message);
 		history.push({ notice: this, message: text, duration: this.duration });
 		this.runtime.notices.push(text);
 		return this;

@@ -4,6 +4,7 @@
  * status bar items, setting tabs and views, each undone on unload.
  */
 import type { App } from "./app";
+import type { MarkdownPostProcessor } from "./markdown-preview";
 import type { Command } from "./commands";
 import { Component } from "./component";
 import type { SettingTab } from "./setting-tab";
@@ -20,6 +21,13 @@ export interface PluginManifest {
 	authorUrl?: string;
 	isDesktopOnly?: boolean;
 }
+
+export interface HoverLinkSource {
+	display: string;
+	defaultMod: boolean;
+}
+
+export type { MarkdownPostProcessor, MarkdownPostProcessorContext } from "./markdown-preview";
 
 export abstract class Plugin extends Component {
 	app: App;
@@ -90,13 +98,20 @@ export abstract class Plugin extends Component {
 		void viewType;
 	}
 
-	registerHoverLinkSource(id: string, info: unknown): void {
-		void id;
-		void info;
+	/** Recorded in `app.hoverLinkSources` (the page preview core plugin reads it), removed on unload. */
+	registerHoverLinkSource(id: string, info: HoverLinkSource): void {
+		this.app.hoverLinkSources.set(id, info);
+		this.register(() => this.app.hoverLinkSources.delete(id));
 	}
 
-	registerMarkdownPostProcessor<T>(postProcessor: T, sortOrder?: number): T {
-		void sortOrder;
+	/** Run by the reading view on each rendered section (`host.renderReadingView`), removed on unload. */
+	registerMarkdownPostProcessor(postProcessor: MarkdownPostProcessor, sortOrder?: number): MarkdownPostProcessor {
+		if (sortOrder !== undefined) postProcessor.sortOrder = sortOrder;
+		this.app.markdownPostProcessors.push(postProcessor);
+		this.register(() => {
+			const i = this.app.markdownPostProcessors.indexOf(postProcessor);
+			if (i >= 0) this.app.markdownPostProcessors.splice(i, 1);
+		});
 		return postProcessor;
 	}
 

@@ -10,16 +10,55 @@ export class MarkdownRenderChild extends Component {
 	}
 }
 
+/** The Mermaid library when a page loaded it (the browser test does); Obsidian bundles its own. */
+interface MermaidLike {
+	initialize(config: Record<string, unknown>): void;
+	render(id: string, source: string): Promise<{ svg: string }>;
+}
+
+let diagrams = 0;
+
+/** A fenced block: `pre > code.language-<lang>` like Obsidian; a mermaid block is a `div.mermaid`. */
+async function renderFence(el: HTMLElement, lang: string, source: string): Promise<void> {
+	if (lang !== "mermaid") {
+		el.createEl("pre").createEl("code", { cls: lang ? `language-${lang}` : "", text: source });
+		return;
+	}
+	const block = el.createDiv({ cls: "mermaid" });
+	const mermaid = (globalThis as { mermaid?: MermaidLike }).mermaid;
+	if (!mermaid) {
+		// Without the library the diagram's source stands in for it (tests read it there).
+		block.setText(source);
+		return;
+	}
+	// Like Obsidian: the theme follows the app's (dark when the body has theme-dark).
+	mermaid.initialize({ startOnLoad: false, theme: document.body.classList.contains("theme-dark") ? "dark" : "default" });
+	const { svg } = await mermaid.render(`fake-mermaid-${++diagrams}`, source);
+	const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+	block.appendChild(document.importNode(doc.documentElement, true));
+}
+
 /**
- * Renders markdown as simple blocks: ATX headings become h1..h6, other non-empty lines become
- * paragraphs (text only: no inline formatting). Enough for tests that look for rendered text.
+ * Renders markdown as simple blocks: ATX headings become h1..h6, fenced code blocks become
+ * `pre > code` (a mermaid block becomes a `div.mermaid`, drawn when the page has the Mermaid
+ * library), other non-empty lines become paragraphs (text only: no inline formatting). Enough for
+ * tests that look for rendered text.
  */
 export class MarkdownRenderer extends MarkdownRenderChild {
 	static async render(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
 		void app;
 		void sourcePath;
 		void component;
-		for (const line of markdown.split("\n")) {
+		const lines = markdown.split("\n");
+		for (let i = 0; i < lines.length; i++) {
+			const line = lines[i] ?? "";
+			const fence = /^```\s*([\w-]*)\s*$/.exec(line);
+			if (fence) {
+				const body: string[] = [];
+				for (i++; i < lines.length && !(lines[i] ?? "").startsWith("```"); i++) body.push(lines[i] ?? "");
+				await renderFence(el, fence[1] ?? "", body.join("\n"));
+				continue;
+			}
 			const heading = /^(#{1,6})\s+(.*)$/.exec(line);
 			if (heading?.[1]) el.createEl(`h${heading[1].length}` as "h1", { text: heading[2] ?? "" });
 			else if (line.trim() !== "") el.createEl("p", { text: line });

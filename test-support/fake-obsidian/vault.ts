@@ -146,12 +146,13 @@ export class Vault extends Events {
 
 	// ---- reads -----------------------------------------------------------------------------
 
-	async read(file: TFile): Promise<string> {
-		return this.disk.read(file.path);
+	// Reads are in-flight work too: settled() waits for them (and for what a caller does next).
+	read(file: TFile): Promise<string> {
+		return this.runtime.watch(this.disk.read(file.path));
 	}
 
-	async cachedRead(file: TFile): Promise<string> {
-		return this.disk.read(file.path);
+	cachedRead(file: TFile): Promise<string> {
+		return this.runtime.watch(this.disk.read(file.path));
 	}
 
 	async readBinary(file: TFile): Promise<ArrayBuffer> {

@@ -84,8 +84,9 @@ export abstract class ItemView extends View {
 		this.contentEl = this.containerEl.createDiv({ cls: "view-content" });
 	}
 
+	/** Like Obsidian, each new action goes first (leftmost) in the header. */
 	addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
-		const el = this.actionsEl.createEl("a", { cls: "clickable-icon view-action", attr: { "aria-label": title } });
+		const el = this.actionsEl.createEl("a", { cls: "clickable-icon view-action", attr: { "aria-label": title }, prepend: true });
 		setIcon(el, icon);
 		el.addEventListener("click", (evt) => this.app.runtime.track(callback(evt), `view action '${title}'`));
 		return el;

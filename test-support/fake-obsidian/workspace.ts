@@ -46,6 +46,13 @@ export interface OpenedLink {
 	created: boolean;
 }
 
+export interface OpenedFile {
+	path: string;
+	/** The leaf's id, and whether it was a new leaf (not the one shown before). */
+	leaf: string;
+	side: LeafSide;
+}
+
 /** 'never': views load at once; 'inactive': setViewState without active stays deferred; 'always'. */
 export type DeferMode = "never" | "inactive" | "always";
 
@@ -222,6 +229,7 @@ export class WorkspaceLeaf extends Events {
 		await (view as FileView).loadFile(file);
 		if (openState?.eState) view.setEphemeralState(openState.eState);
 		this.workspace.recordOpenFile(file);
+		this.workspace.openedFiles.push({ path: file.path, leaf: this.id, side: this.side });
 		if (openState?.active !== false && this.side === "root") this.workspace.setActiveLeaf(this);
 		this.workspace.fileOpenedIn(this, file);
 		this.workspace.requestLayoutChange();
@@ -303,6 +311,7 @@ export class Workspace extends Events {
 	leftLeafAvailable: boolean;
 	deferMode: DeferMode;
 	readonly openedLinks: OpenedLink[] = [];
+	readonly openedFiles: OpenedFile[] = [];
 	readonly statusBarEl: HTMLElement;
 
 	private readonly runtime: Runtime;

@@ -117,9 +117,10 @@ export function useHarness(): Harness {
 		router(dir) {
 			const child = cli.spawn(["route", "--watch", "--json", "--interval", "500", "--vault", dir]);
 			const lines: string[] = [];
+			const errors: string[] = [];
 			collect(child.stdout, lines);
-			child.stderr?.on("data", () => undefined);
-			return { child, lines, closed: exited(child) };
+			collect(child.stderr, errors);
+			return { child, lines, errors, closed: exited(child) };
 		},
 		async reply(dir, messageId, answer, status = "success") {
 			return (await run(["reply", "--vault", dir, "--message", messageId, "--status", status, "--answer", answer])).code ?? -1;

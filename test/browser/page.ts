@@ -1,14 +1,19 @@
 // The page script of the browser test (bundled by esbuild for Chromium): the fake Obsidian over an
 // in-memory disk, and the PRODUCTION main.js evaluated as the CommonJS module Obsidian loads, with
-// a `require` that hands it the fake for "obsidian". It seeds a realistic vault, loads the plugin,
-// declares the layout ready and opens the agent status view by its command. Playwright then
-// inspects the page and drives it through `window.a2a`.
+// a `require` that hands it the fake for "obsidian". It seeds a vault, loads the plugin, declares
+// the layout ready and opens the agent status view by its command. Playwright then inspects the
+// page and drives it through `window.a2a`.
+//
+// The vault: by default the test fixture (fixture-vault.ts, hostile strings included); with
+// `?vault=demo` the demo vault after `npm run demo` (served by the runner as /demo-vault.json), for
+// the README's screenshots; with `?bench=N` N similar agents.
 import * as obsidian from "../../test-support/fake-obsidian/index";
 import { installDomHelpers } from "../../test-support/fake-obsidian/dom-helpers";
 import { FakeHost } from "../../test-support/fake-obsidian/host";
 import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
 import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
 import type { ExpectedAgent } from "../../test-support/fixture-vault";
+import "./page-ui";
 
 interface RelayLike {
 	parts: { relay: { whenIdle(): Promise<void> } };
@@ -67,8 +72,15 @@ function loadCommonJs(source: string): PluginClass {
 async function start(): Promise<string> {
 	const [source, manifest] = await Promise.all([fetch("/main.js").then((r) => r.text()), fetch("/manifest.json").then((r) => r.json())]);
 	const PluginCtor = loadCommonJs(source);
-	const benchSize = Number(new URLSearchParams(location.search).get("bench") ?? 0);
-	const disk = new MemoryDisk("Browser test vault", benchSize > 0 ? benchVault(benchSize, Date.now()) : realisticVault(Date.now()));
+	const params = new URLSearchParams(location.search);
+	const benchSize = Number(params.get("bench") ?? 0);
+	const files =
+		params.get("vault") === "demo"
+			? ((await fetch("/demo-vault.json").then((r) => r.json())) as Record<string, string>)
+			: benchSize > 0
+				? benchVault(benchSize, Date.now())
+				: realisticVault(Date.now());
+	const disk = new MemoryDisk(params.get("vault") === "demo" ? "demo" : "Browser test vault", files);
 	const host = new FakeHost({ disk, logErrors: true });
 	const plugin = (await host.loadPlugin(PluginCtor, manifest)) as unknown as RelayLike;
 	await host.loadVault();

@@ -1,28 +1,39 @@
 // Browser test of the agent status view: the PRODUCTION main.js, loaded against the fake Obsidian
-// in Debian's headless Chromium (driven by playwright-core), with Obsidian-like light and dark theme
-// variables and the plugin's styles.css. It checks the rendered DOM, the live updates, keyboard
-// use and the layout at a phone's width, and saves screenshots:
+// in headless Chromium (driven by playwright-core; scripts/find-chromium.mjs finds or installs it),
+// with Obsidian-like light and dark theme variables and the plugin's styles.css. Two vaults:
 //
-//   test-results/agent-status-light.png, test-results/agent-status-dark.png,
-//   test-results/agent-status-phone.png, and docs/images/agent-status.png (for the README).
+//   - the test fixture (fixture-vault.ts), with hostile strings and odd values: the rendered DOM,
+//     the live updates, keyboard use, themes and the layout at a phone's width are checked on it;
+//     its pictures are test-results/fixture-{light,dark,phone}.png;
+//   - the demo vault after `npm run demo` (played into a temporary copy by scripts/demo.mjs): what
+//     a newcomer sees, checked for test strings and for the one agent stale on purpose, and shown in
+//     test-results/agent-status-{light,dark}.png.
 //
-// Usage: node test/browser/run-browser-test.mjs   (builds main.js first when it is missing or older
-// than the sources). Prints one line per check and ends with exactly `N passed, N failed`; the exit
-// status is non-zero when a check failed. Nothing leaves 127.0.0.1.
+// Usage: node test/browser/run-browser-test.mjs [--update-docs]
+//   (builds main.js and dist/cli.cjs first when missing or older than the sources). Writes only
+//   under test-results/; with --update-docs (`npm run screenshots`) it also copies the demo
+//   vault's pictures to docs/images/ when every check before that passed. Prints one line per check and ends
+//   with exactly `N passed, N failed`; the exit status is non-zero when a check failed. Nothing
+//   leaves 127.0.0.1.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { STALE_AGENT } from "../../scripts/demo-times.mjs";
+import { ensureChromium } from "../../scripts/find-chromium.mjs";
+import { runUiChecks } from "./ui-checks.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const here = join(root, "test", "browser");
 const results = join(root, "test-results");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const LATENCY_BUDGET_MS = 250;
+const UPDATE_DOCS = process.argv.includes("--update-docs");
+/** Text that must never show in the README's pictures: markup, script, the fixture's hostile strings. */
+const TEST_STRINGS = /<img|<script|onerror|alert\(|javascript:/i;
 
 const tally = { passed: 0, failed: 0 };
 
@@ -75,11 +86,50 @@ function newestSourceTime() {
 
 function ensureMainJs() {
 	const mainJs = join(root, "main.js");
-	if (existsSync(mainJs) && statSync(mainJs).mtimeMs >= newestSourceTime()) return "main.js is up to date";
-	console.log(existsSync(mainJs) ? "main.js is older than the sources: building it" : "main.js is missing: building it");
+	const cliJs = join(root, "dist", "cli.cjs");
+	const newest = newestSourceTime();
+	if ([mainJs, cliJs].every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) return "main.js and dist/cli.cjs are up to date";
+	console.log("main.js or dist/cli.cjs is missing or older than the sources: building them");
 	const built = spawnSync(process.execPath, ["esbuild.config.mjs", "production"], { cwd: root, stdio: "inherit" });
-	if (built.status !== 0 || !existsSync(mainJs)) throw new Error(`node esbuild.config.mjs production failed (status ${built.status})`);
-	return "built main.js";
+	if (built.status !== 0 || !existsSync(mainJs) || !existsSync(cliJs)) throw new Error(`node esbuild.config.mjs production failed (status ${built.status})`);
+	return "built main.js and dist/cli.cjs";
+}
+
+/** Files of the demo vault that the build or Obsidian put there, not part of the vault's content. */
+const DEMO_SKIP = /^(\.obsidian\/plugins\/a2a-relay\/(main\.js|manifest\.json|styles\.css)|\.obsidian\/workspace.*\.json|\.a2a-demo\.json|A2A\/\.router\.lock)$/;
+
+/**
+ * The demo vault as a newcomer sees it after `npm run demo`: demo/vault copied to a temporary
+ * folder, the scenario played there by scripts/demo.mjs (demo/vault itself is not touched), then
+ * every text file read back (vault-relative path -> text), and what `a2a status --json` reports.
+ */
+function playDemoVault() {
+	const dir = mkdtempSync(join(tmpdir(), "a2a-demo-vault-"));
+	try {
+		const vault = join(dir, "vault");
+		cpSync(join(root, "demo", "vault"), vault, { recursive: true, filter: (src) => !DEMO_SKIP.test(relativePath(join(root, "demo", "vault"), src)) });
+		const played = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs"), "--vault", vault, "--no-build"], { cwd: root, encoding: "utf8", timeout: 120_000 });
+		if (played.status !== 0) throw new Error(`scripts/demo.mjs --vault ${vault} --no-build failed (status ${played.status}):\n${played.stdout}\n${played.stderr}`);
+		const status = spawnSync(process.execPath, [join(root, "bin", "a2a.cjs"), "status", "--json", "--vault", vault], { encoding: "utf8" });
+		if (status.status !== 0) throw new Error(`a2a status --json failed: ${status.stderr}`);
+		const lines = status.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+		const files = {};
+		const walk = (folder) => {
+			for (const entry of readdirSync(folder, { withFileTypes: true })) {
+				const full = join(folder, entry.name);
+				if (entry.isDirectory()) walk(full);
+				else if (/\.(md|ya?ml|json|base|canvas)$/.test(entry.name) && !DEMO_SKIP.test(relativePath(vault, full))) files[relativePath(vault, full)] = readFileSync(full, "utf8");
+			}
+		};
+		walk(vault);
+		return { files, agents: lines.filter((l) => l.type === "agent") };
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+function relativePath(from, to) {
+	return to === from ? "" : to.slice(from.length + 1).split(sep).join("/");
 }
 
 async function bundlePage() {
@@ -103,9 +153,11 @@ const PAGE_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>A2A Relay: agent status (browser test)</title>
 <link rel="stylesheet" href="/obsidian-base.css">
+<link rel="stylesheet" href="/obsidian-ui.css">
 <link rel="stylesheet" href="/styles.css">
 </head>
 <body class="theme-light">
+<script src="/mermaid.js"></script>
 <script src="/page.js"></script>
 </body>
 </html>
@@ -158,10 +210,20 @@ try {
 		report("build main.js", error);
 		finish(1);
 	}
-	if (!existsSync(CHROMIUM)) {
-		report(`Chromium at ${CHROMIUM}`, new Error("not found: apt-get update && apt-get install -y chromium"));
+	let executablePath;
+	try {
+		executablePath = ensureChromium();
+	} catch (error) {
+		console.log(error.message);
+		report("find Chromium", new Error("no Chromium: see above"));
 		finish(1);
 	}
+	let demo = null;
+	await check("the demo's scenario plays into a copy of demo/vault (scripts/demo.mjs --vault)", async () => {
+		demo = playDemoVault();
+		assert(demo.agents.length > 0, "a2a status --json lists no agent in the played demo vault");
+		return `${Object.keys(demo.files).length} files, ${demo.agents.length} agents`;
+	});
 	const pageJs = await bundlePage();
 	const text = (path) => () => readFileSync(join(root, path));
 	server = await serve({
@@ -171,12 +233,16 @@ try {
 		"/manifest.json": { type: "application/json", body: text("manifest.json") },
 		"/styles.css": { type: "text/css; charset=utf-8", body: text("styles.css") },
 		"/obsidian-base.css": { type: "text/css; charset=utf-8", body: text("test/browser/obsidian-base.css") },
+		"/demo-vault.json": { type: "application/json", body: () => JSON.stringify(demo?.files ?? {}) },
+		"/obsidian-ui.css": { type: "text/css; charset=utf-8", body: text("test/browser/obsidian-ui.css") },
+		// Obsidian draws Mermaid diagrams with the library it bundles; the fake draws them with this one.
+		"/mermaid.js": { type: "text/javascript; charset=utf-8", body: text("node_modules/mermaid/dist/mermaid.min.js") },
 	});
 	const url = `http://127.0.0.1:${server.address().port}/`;
 
 	userDataDir = mkdtempSync(join(tmpdir(), "a2a-chromium-"));
 	context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
+		executablePath,
 		headless: true,
 		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 		viewport: { width: 420, height: 900 },
@@ -235,7 +301,7 @@ try {
 
 	await check("counts per status and the stale count", async () => {
 		const counts = await page.evaluate(() =>
-			Object.fromEntries(Array.from(document.querySelectorAll(".a2a-summary [data-count]")).map((el) => [el.getAttribute("data-count"), el.getAttribute("data-value")])),
+			Object.fromEntries(Array.from(document.querySelectorAll('.a2a-summary[aria-label="Agents per status"] [data-count]')).map((el) => [el.getAttribute("data-count"), el.getAttribute("data-value")])),
 		);
 		const want = { total: String(expected.agents.length), stale: "1" };
 		for (const agent of expected.agents) want[agent.status] = String(Number(want[agent.status] ?? 0) + 1);
@@ -253,7 +319,7 @@ try {
 		assertEqual(seed.action, "Checking navigation links", "last action");
 		assertEqual(seed.result, "Result: pending", "result");
 		assertEqual(seed.finding, "Latest finding: [10:30:15] Navigation Check Complete", "latest finding");
-		assert(/^\d+ s ago$/.test(seed.age ?? ""), `age: ${seed.age}`);
+		assert(/^(a few seconds|\d+ seconds) ago$/.test(seed.age ?? ""), `age: ${seed.age}`);
 	});
 
 	await check("message flow: queues per group, dead letters and routing decisions", async () => {
@@ -271,12 +337,11 @@ try {
 			};
 		});
 		assertEqual(flow.empty, true, "the flow's empty state is hidden");
-		// The frontend's inbox: the backend's request, and the error responses for its message to an
-		// unknown group and for the old dead letter (the router answers a dead letter whose sender
-		// never got its error response).
+		// The frontend's inbox: the backend's request, and the error response for its message to an
+		// unknown group (an old dead letter gets no new response: it was answered when it died).
 		assertEqual(flow.groups, {
 			"10-backend-group": { inbox: "0", outbox: "0", "in-flight": "1", overdue: "0" },
-			"20-frontend-group": { inbox: "3", outbox: "0", "in-flight": "0", overdue: "0" },
+			"20-frontend-group": { inbox: "2", outbox: "0", "in-flight": "0", overdue: "0" },
 			"30-devops-group": { inbox: "0", outbox: "0", "in-flight": "1", overdue: "0" },
 			"40-security-group": { inbox: "2", outbox: "0", "in-flight": "0", overdue: "0" },
 			"a2a-gateway": { inbox: "0", outbox: "0", "in-flight": "0", overdue: "0" },
@@ -307,8 +372,8 @@ try {
 
 	// ---- looks: themes, contrast, phone width, screenshots -------------------------------------
 
-	const contrastReport = () =>
-		page.evaluate(() => {
+	const contrastReport = (on) =>
+		on.evaluate(() => {
 			const parse = (c) => {
 				const m = /rgba?\(([^)]+)\)/.exec(c);
 				if (!m) return [0, 0, 0, 0];
@@ -374,33 +439,29 @@ try {
 		});
 
 	const MIN_CONTRAST = 4.5;
-	const setTheme = (theme) => page.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
-	// Open the dead letters so the screenshots show them.
-	await page.evaluate(() => document.querySelector(".a2a-dead-letters")?.setAttribute("open", ""));
-
-	for (const theme of ["light", "dark"]) {
-		await check(`${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1) and the theme's colours`, async () => {
-			await setTheme(theme);
-			const { worst, rowBackground } = await contrastReport();
-			assertEqual(rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
-			const low = Object.entries(worst).filter(([, r]) => r < MIN_CONTRAST);
-			assertEqual(low, [], "text below the contrast minimum");
-			assert(Object.keys(worst).length >= 12, `only ${Object.keys(worst).length} kinds of text were measured`);
-			return `lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
-		});
-		await check(`screenshot test-results/agent-status-${theme}.png`, async () => {
-			const file = join(results, `agent-status-${theme}.png`);
-			await page.screenshot({ path: file, fullPage: true });
-			assert(statSync(file).size > 10_000, "the screenshot is suspiciously small");
-		});
-	}
-	await setTheme("light");
-	try {
-		mkdirSync(join(root, "docs", "images"), { recursive: true });
-		copyFileSync(join(results, "agent-status-light.png"), join(root, "docs", "images", "agent-status.png"));
-	} catch (error) {
-		report("copy the light screenshot to docs/images/agent-status.png", error);
-	}
+	const setTheme = (on, theme) => on.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
+	const themeChecks = async (on, what, screenshotName) => {
+		// Open the dead letters so the screenshots show them.
+		await on.evaluate(() => document.querySelector(".a2a-dead-letters")?.setAttribute("open", ""));
+		for (const theme of ["light", "dark"]) {
+			await check(`${what}, ${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1) and the theme's colours`, async () => {
+				await setTheme(on, theme);
+				const { worst, rowBackground } = await contrastReport(on);
+				assertEqual(rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
+				const low = Object.entries(worst).filter(([, r]) => r < MIN_CONTRAST);
+				assertEqual(low, [], "text below the contrast minimum");
+				assert(Object.keys(worst).length >= 12, `only ${Object.keys(worst).length} kinds of text were measured`);
+				return `lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
+			});
+			await check(`${what}, ${theme} theme: screenshot test-results/${screenshotName}-${theme}.png`, async () => {
+				const file = join(results, `${screenshotName}-${theme}.png`);
+				await on.screenshot({ path: file, fullPage: true });
+				assert(statSync(file).size > 10_000, "the screenshot is suspiciously small");
+			});
+		}
+		await setTheme(on, "light");
+	};
+	await themeChecks(page, "test fixture", "fixture");
 
 	await check("phone width (380 px): everything wraps, nothing overflows sideways", async () => {
 		await page.setViewportSize({ width: 380, height: 800 });
@@ -419,7 +480,7 @@ try {
 		});
 		assert(overflow.page <= overflow.width, `the page scrolls sideways: ${overflow.page} > ${overflow.width}`);
 		assertEqual(overflow.wide, [], "elements wider than the screen");
-		await page.screenshot({ path: join(results, "agent-status-phone.png"), fullPage: true });
+		await page.screenshot({ path: join(results, "fixture-phone.png"), fullPage: true });
 		await page.setViewportSize({ width: 420, height: 900 });
 	});
 
@@ -515,10 +576,70 @@ try {
 		assertEqual(inbox, "1", "30-devops-group inbox");
 	});
 
+	await runUiChecks({ page, check, assert, assertEqual, results });
+
 	await check("no errors in the page or the fake host", async () => {
 		assertEqual(await page.evaluate(() => window.a2a.errors()), [], "host errors");
 		assertEqual(pageErrors, [], "page errors");
 	});
+
+	// ---- the demo vault: what a newcomer sees, and the README's pictures -------------------------
+
+	const demoPage = await context.newPage();
+	demoPage.on("pageerror", (error) => pageErrors.push(String(error?.stack ?? error)));
+	demoPage.on("dialog", (dialog) => {
+		dialogs.push(dialog.message());
+		void dialog.dismiss();
+	});
+	await demoPage.goto(`${url}?vault=demo`);
+	const demoReady = await demoPage.evaluate(() => window.a2aReady);
+	await check("demo vault: the production main.js opens the view on the vault `npm run demo` leaves", async () => {
+		assert(demo, "the demo vault was not played");
+		assertEqual(demoReady, "ok", "demo page start");
+		assertEqual(await demoPage.evaluate(() => window.a2a.errors()), [], "errors recorded by the fake host");
+	});
+
+	await check("demo vault: one row per agent that `a2a status` reports, with the same status", async () => {
+		const rows = await demoPage.evaluate(inPage.rows);
+		assertEqual(rows.map((r) => `${r.name}=${r.status}`).sort(), demo.agents.map((a) => `${a.name}=${a.status}`).sort(), "rows");
+		assert(rows.every((r) => r.visible), "a row is not visible");
+	});
+
+	await check(`demo vault: no agent is stale but ${STALE_AGENT.id}, the one the README names`, async () => {
+		const shown = await demoPage.evaluate(() => ({
+			stale: Array.from(document.querySelectorAll(".a2a-agent-row.a2a-is-stale")).map((row) => row.getAttribute("data-agent")),
+			chip: document.querySelector('.a2a-summary [data-count="stale"]')?.getAttribute("data-value") ?? null,
+			ages: Array.from(document.querySelectorAll(".a2a-agent-row")).map((row) => `${row.getAttribute("data-agent")}: ${row.querySelector(".a2a-agent-age")?.textContent}`),
+		}));
+		assertEqual(shown.stale, [STALE_AGENT.id], "stale rows");
+		assertEqual(shown.chip, "1", "the stale count");
+		const old = shown.ages.filter((age) => / d ago$|\d+ h ago$/.test(age));
+		assertEqual(old, [], "agents updated hours or days ago");
+		assert(readFileSync(join(root, "README.md"), "utf8").includes(STALE_AGENT.id), `the README does not name ${STALE_AGENT.id} as the stale agent`);
+	});
+
+	await check("demo vault: no test strings, markup or images in the view", async () => {
+		const view = await demoPage.evaluate(() => ({
+			text: document.querySelector(".a2a-status-view")?.textContent ?? "",
+			imgs: document.querySelectorAll(".a2a-status-view img").length,
+			warnings: Array.from(document.querySelectorAll(".a2a-status-view .a2a-agent-warning")).map((el) => el.textContent).filter(Boolean),
+		}));
+		const found = TEST_STRINGS.exec(view.text);
+		assert(!found, `the view shows "${found?.[0]}" in: ${view.text.slice(Math.max(0, (found?.index ?? 0) - 60), (found?.index ?? 0) + 60)}`);
+		assertEqual(view.imgs, 0, "img elements");
+		assertEqual(view.warnings, [], "agent warnings (a lifecycle step skipped, a value out of range)");
+	});
+
+	await themeChecks(demoPage, "demo vault", "agent-status");
+	await demoPage.close();
+
+	if (UPDATE_DOCS) {
+		await check("docs/images/agent-status-{light,dark}.png updated from the demo vault's screenshots", async () => {
+			assert(tally.failed === 0, `${tally.failed} check(s) failed: the README's pictures are left as they are`);
+			mkdirSync(join(root, "docs", "images"), { recursive: true });
+			for (const theme of ["light", "dark"]) copyFileSync(join(results, `agent-status-${theme}.png`), join(root, "docs", "images", `agent-status-${theme}.png`));
+		});
+	}
 
 	// ---- cost in a real browser: 1,000 agents ------------------------------------------------------
 

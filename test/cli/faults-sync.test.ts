@@ -69,7 +69,7 @@ describe("sync-conflict copies", () => {
 		// A watching router keeps listing them as ignored, but reports each once per run.
 		const r = new Router(new NodeVault(v.dir));
 		await r.loadRegistry();
-		await r.buildIndex();
+		await r.indexSync.rescan();
 		const once = (await r.pass()).decisions.filter((d) => d.outcome === "ignored");
 		expect(once).toHaveLength(CONFLICT_NAMES.length);
 		expect((await r.pass()).decisions).toEqual([]);
@@ -101,7 +101,7 @@ describe("a note that arrives in pieces", () => {
 		vault.writeRaw("A2A/registry.yaml", REGISTRY);
 		const r = new Router(vault, { clock: () => clock.now, graceMs: 5000 });
 		await r.loadRegistry();
-		await r.buildIndex();
+		await r.indexSync.rescan();
 		vault.writeRaw(`${OUT}/piece.md`, firstHalf);
 		return { clock, vault, r };
 	}
@@ -142,12 +142,12 @@ describe("a note that arrives in pieces", () => {
 		let now = mtime + 100;
 		const r = new Router(new NodeVault(v.dir), { clock: () => now, graceMs: 5000 });
 		await r.loadRegistry();
-		await r.buildIndex();
+		await r.indexSync.rescan();
 		expect((await r.pass()).waiting).toEqual([`${OUT}/piece.md`]);
 		expect(await v.read(`${OUT}/piece.md`)).toBe(firstHalf);
 		await v.write(`${OUT}/piece.md`, whole);
 		now = ((await new NodeVault(v.dir).stat(`${OUT}/piece.md`))?.mtime as number) + 100;
-		await r.refreshIndex();
+		await r.indexSync.rescan();
 		expect((await r.pass()).decisions).toMatchObject([{ outcome: "delivered", message_id: "piece-1" }]);
 		expect(await v.body(`${IN}/piece.md`)).toBe(splitNote(whole).body);
 	});
@@ -217,7 +217,7 @@ describe("a note edited on two devices", () => {
 		expect(bodies).toEqual(["\n## Question\n\nWritten on the laptop\n", "\n## Question\n\nWritten on the phone, differently\n"].sort());
 		// No error response for a duplicate; nothing else anywhere.
 		expect(await v.files(BOX("10-backend-group", "inbox"))).toEqual([]);
-		expect([...files.keys()].filter((f) => f !== "A2A/registry.yaml")).toEqual([...inbox, ...dead].sort());
+		expect([...files.keys()].filter((f) => f !== "A2A/registry.yaml" && f !== "A2A/router.md")).toEqual([...inbox, ...dead].sort());
 	});
 
 	it("the second copy synced later, after the first was answered and archived: still a DUPLICATE", async () => {

@@ -13,14 +13,26 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 export interface Watcher {
 	child: ChildProcess;
 	lines: string[];
+	/** What it printed on stderr, line by line. */
+	errors: string[];
 	closed: Promise<number | null>;
 }
 
+export interface SpawnOptions {
+	env?: Record<string, string>;
+	prefix?: string[];
+}
+
 export interface CliBundle {
-	/** Starts `a2a ...args` as a child process of the bundle; it is SIGKILLed after the test if still running. */
-	spawn(args: string[]): ChildProcess;
-	/** Starts `a2a route --watch --json --interval 20` on `dir`, collecting its stdout lines. */
-	startWatcher(dir: string): Watcher;
+	/** The bundle's file, for tests that must start it through a shell (pipes). Valid inside tests. */
+	path(): string;
+	/**
+	 * Starts `a2a ...args` as a child process of the bundle; it is SIGKILLed after the test if still
+	 * running. `env` adds to the environment; `prefix` runs it through another program (faketime).
+	 */
+	spawn(args: string[], options?: SpawnOptions): ChildProcess;
+	/** Starts `a2a route --watch --json --interval 20` on `dir` (plus `extra` arguments), collecting its stdout and stderr lines. */
+	startWatcher(dir: string, options?: SpawnOptions & { extra?: string[] }): Watcher;
 }
 
 /**
@@ -45,28 +57,34 @@ export function useCliBundle(): CliBundle {
 		children.clear();
 	});
 
-	const spawnCli = (args: string[]): ChildProcess => {
-		const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+	const spawnCli = (args: string[], options: SpawnOptions = {}): ChildProcess => {
+		const [command, ...pre] = [...(options.prefix ?? []), process.execPath];
+		const child = spawn(command, [...pre, bundle, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } });
 		children.add(child);
 		child.on("close", () => children.delete(child));
 		return child;
 	};
 
 	return {
+		path: () => bundle,
 		spawn: spawnCli,
-		startWatcher(dir) {
-			const child = spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir]);
+		startWatcher(dir, options = {}) {
+			const child = spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir, ...(options.extra ?? [])], options);
 			const lines: string[] = [];
-			let buffer = "";
-			child.stdout?.on("data", (chunk: Buffer) => {
-				buffer += chunk.toString("utf8");
-				const parts = buffer.split("\n");
-				buffer = parts.pop() ?? "";
-				lines.push(...parts);
-			});
-			child.stderr?.on("data", () => undefined);
+			const errors: string[] = [];
+			const collect = (into: string[]) => {
+				let buffer = "";
+				return (chunk: Buffer) => {
+					buffer += chunk.toString("utf8");
+					const parts = buffer.split("\n");
+					buffer = parts.pop() ?? "";
+					into.push(...parts);
+				};
+			};
+			child.stdout?.on("data", collect(lines));
+			child.stderr?.on("data", collect(errors));
 			const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-			return { child, lines, closed };
+			return { child, lines, errors, closed };
 		},
 	};
 }

@@ -356,12 +356,16 @@ export interface NameParts {
 const namePiece = fc.oneof(
 	{ weight: 6, arbitrary: fc.constant("") },
 	{ weight: 3, arbitrary: fc.constantFrom("my note ", "Frage – ", "вопрос ", "سؤال ", "שאלה ", "问题 ", "🚀 ", "e\u0301te ", "a  b ", "x'y\"z ", "(1) ", "#tag ", "[[x]] ", "% & $ ", "ü".normalize("NFD") + " ", "nbsp\u00A0", "tab\t") },
-	{ weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 10 }).map((s) => s.replace(/[/\\\0]/g, "_")) },
+	{ weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 10 }).map((s) => s.replace(/[/\0]/g, "_")) },
+	// Hostile names (rule 7): backslashes that read as folders elsewhere, climbing dots, control characters.
+	{ weight: 2, arbitrary: fc.constantFrom("x\\..\\..\\..\\Escaped\\", "a\\b ", "\u0001ctl\u001f ", "line\nbreak ", "bell\u0007 ", "C:\\Windows\\ ", "..\\..\\up ") },
 );
 
 export const nameParts: fc.Arbitrary<NameParts> = fc.oneof(
 	{ weight: 20, arbitrary: fc.record({ before: namePiece, after: namePiece }).map((p) => ({ ...p, after: p.after.trimEnd() })) },
 	{ weight: 1, arbitrary: fc.constant({ before: "", after: " (really long)" + "ł".repeat(100) }) },
+	// 255 bytes of UTF-8 with the marker and the extension.
+	{ weight: 1, arbitrary: fc.constant({ before: "", after: "€".repeat(80) }) },
 	{ weight: 1, arbitrary: fc.constantFrom(".", "..", "...").map((dots) => ({ before: `x${dots}`, after: `${dots}y` })) },
 	{ weight: 1, arbitrary: fc.constantFrom("txt", "json", "markdown", "MD").map((ext) => ({ before: "", after: "", ext })) },
 	{

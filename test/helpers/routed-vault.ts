@@ -94,6 +94,16 @@ export function expectReportedOnce(decisions: readonly Record<string, unknown>[]
 	return reported;
 }
 
+/** Every message has exactly one row in the routing logs (A2A/log/) among `files` (from `walk(dir)`). */
+export async function expectLoggedExactlyOnce(dir: string, files: readonly string[], ids: readonly string[]): Promise<void> {
+	const logs = files.filter((f) => f.startsWith("A2A/log/"));
+	const rows = (await Promise.all(logs.map((f) => fs.readFile(path.join(dir, f), "utf8")))).join("").split("\n");
+	for (const id of ids) {
+		const mine = rows.filter((r) => r.includes(`| ${id} |`));
+		expect(mine.length, `${id} logged ${mine.length} times:\n${mine.join("\n")}`).toBe(1);
+	}
+}
+
 /** No message has more than one row in the routing logs (A2A/log/) among `files` (from `walk(dir)`). */
 export async function expectLoggedAtMostOnce(dir: string, files: readonly string[], ids: readonly string[]): Promise<void> {
 	const logs = files.filter((f) => f.startsWith("A2A/log/"));

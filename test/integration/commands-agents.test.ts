@@ -31,7 +31,7 @@ describe("new-agent", () => {
 		const fm = await frontmatter(h, path);
 		expect(fm).toMatchObject({ agent_id: "builder-1", agent_role: "Builds the API", group: DEVOPS, objective: "Ship the users endpoint", status: "spawned", progress_percent: 0 });
 		expect(Number.isNaN(Date.parse(String(fm.spawned_at)))).toBe(false);
-		expect(h.host.openedLinks.map((l) => l.path)).toContain(path);
+		expect(h.host.openedFiles.map((l) => l.path)).toContain(path);
 		await settle(h);
 		expect(h.parts.agents.get(path)?.status).toBe("spawned");
 	});
@@ -57,10 +57,10 @@ describe("new-agent", () => {
 });
 
 describe("set-agent-status", () => {
-	it("offers only the legal moves and writes status, progress, last action and updated in one processFrontMatter call", async () => {
+	it("offers only the legal moves and writes status, progress, last action and updated in one write (the frontmatter edited as text, as the CLI does)", async () => {
 		h = await boot({ files: { [AGENT]: agentNote("active") } });
 		await activate(h, AGENT);
-		const spy = vi.spyOn(h.host.fakeApp.fileManager, "processFrontMatter");
+		const spy = vi.spyOn(h.host.fakeApp.vault, "process");
 		expect(run(h, "set-agent-status")).toBe(true);
 		const m = await modal(h, "Set agent status");
 		const status = control<HTMLSelectElement>(m, "status");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKEND, DEVOPS, FRONTEND, boot, body, box, control, enter, fieldError, fill, fillAll, filesIn, formError, frontmatter, isOpen, modal, noticeLink, onlyFileIn, press, run, settle } from "./commands-harness";
+import { BACKEND, DEVOPS, FRONTEND, boot, body, box, control, enter, fieldError, fill, fillAll, filesIn, formError, frontmatter, isOpen, lastNotice, modal, noticeLink, onlyFileIn, press, run, settle } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -9,12 +9,16 @@ afterEach(async () => {
 });
 
 describe("compose-message", () => {
-	it("is available only when the registry has a group", async () => {
+	it("is in the palette before groups exist and says what is missing; with groups it opens the form", async () => {
 		h = await boot({ registry: false });
-		expect(run(h, "compose-message")).toBe(false);
+		expect(run(h, "compose-message")).toBe(true);
+		expect(lastNotice(h)).toContain("Compose needs groups to send between");
+		expect(h.host.openModals()).toHaveLength(0);
 		await h.host.cleanup();
-		h = await boot({ registry: "communication:\n  max_hops: 5\ngroups: {}\n" });
-		expect(run(h, "compose-message")).toBe(false);
+		h = await boot({ registry: "communication:\n  max_hops: 5\ngroups:\n  only-one: {}\n" });
+		expect(run(h, "compose-message")).toBe(true);
+		expect(lastNotice(h)).toContain("Compose needs at least two groups");
+		expect(h.host.openModals()).toHaveLength(0);
 		await h.host.cleanup();
 		h = await boot();
 		expect(run(h, "compose-message")).toBe(true);
@@ -27,7 +31,9 @@ describe("compose-message", () => {
 		run(h, "compose-message");
 		const m = await modal(h, "Compose message");
 		expect(control<HTMLSelectElement>(m, "priority").value).toBe("high");
-		expect(control(m, "timeout").value).toBe("0");
+		// blank: the registry's default, shown as the placeholder
+		expect(control(m, "timeout").value).toBe("");
+		expect(control(m, "timeout").placeholder).toBe("30");
 		fillAll(m, { from: BACKEND, to: FRONTEND, type: "task", text: "Build the registration form", context: "Users table is ready" });
 		// the label follows the request type
 		expect(m.contentEl.querySelector(".a2a-field-text .setting-item-name")?.textContent).toBe("Task");
@@ -48,7 +54,8 @@ describe("compose-message", () => {
 		expect(link).not.toBeNull();
 		link?.click();
 		await settle(h);
-		expect(h.host.openedLinks.map((l) => l.path)).toContain(path);
+		expect(h.host.openedFiles.map((l) => l.path)).toContain(path);
+		expect(h.host.openedLinks).toEqual([]);
 
 		// the next compose starts from the same sender
 		run(h, "compose-message");
@@ -115,6 +122,23 @@ describe("compose-message", () => {
 		expect(to.value).toBe(DEVOPS);
 		expect(isOpen(m)).toBe(true);
 		m.close();
+	});
+
+	it("an artifact picked from the vault is written as a link (clickable, in backlinks, follows renames)", async () => {
+		h = await boot({ settings: { autoRoute: false }, files: { "docs/schema.md": "# Schema\n" } });
+		run(h, "compose-message");
+		const m = await modal(h, "Compose message");
+		fillAll(m, { from: BACKEND, to: FRONTEND, text: "See the schema" });
+		const artifacts = control(m, "artifacts");
+		fill(artifacts, "schema");
+		const pick = Array.from(artifacts.parentElement?.querySelectorAll<HTMLElement>(".suggestion-container .suggestion-item") ?? []).find((el) => el.textContent?.includes("schema.md"));
+		expect(pick).toBeDefined();
+		pick?.click();
+		expect(m.contentEl.querySelector(".a2a-artifact-path")?.textContent).toBe("[[schema]]");
+		for (const name of ["from", "to"]) control(m, name).dispatchEvent(new Event("blur"));
+		await enter(h, m, "timeout");
+		const path = await onlyFileIn(h, box(BACKEND, "outbox"));
+		expect(await body(h, path)).toMatchObject({ artifacts: ["[[schema]]"] });
 	});
 
 	it("escape cancels without writing", async () => {

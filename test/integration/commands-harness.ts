@@ -176,7 +176,7 @@ export function requestNote(draft: Partial<RequestDraft> & { from: string; to: s
 }
 
 export function noticeLink(path: string): HTMLAnchorElement | null {
-	return Array.from(document.querySelectorAll<HTMLAnchorElement>("a.a2a-notice-link")).find((a) => a.getAttribute("data-href") === path) ?? null;
+	return Array.from(document.querySelectorAll<HTMLAnchorElement>("a.a2a-notice-link")).find((a) => a.getAttribute("data-path") === path) ?? null;
 }
 
 /**

@@ -179,7 +179,7 @@ describe("forward-message", () => {
 		fill(control(m, "to"), BACKEND);
 		const warning = () => m.contentEl.querySelector(".a2a-forward-warning")?.textContent ?? "";
 		expect(warning()).toContain("CYCLE_DETECTED");
-		expect(warning()).toContain(`${BACKEND} has already taken part`);
+		expect(warning()).toContain(`${BACKEND} is already on this request's chain`);
 		control(m, "to").dispatchEvent(new Event("blur"));
 		await enter(h, m, "to");
 		expect(isOpen(m)).toBe(true);
@@ -227,7 +227,7 @@ describe("forward-message", () => {
 });
 
 describe("show-trace", () => {
-	it("lists every message of the trace in order and opens one on click or Enter", async () => {
+	it("opens the trace view in the sidebar: a sequence diagram and the messages in order, each link opening its note where it is now", async () => {
 		const { harness, req, inboxPath } = await bootWithDelivered();
 		h = harness;
 		// FRONTEND answers; the relay archives the request and delivers the response
@@ -242,27 +242,25 @@ describe("show-trace", () => {
 
 		await activate(h, responsePath);
 		expect(run(h, "show-trace")).toBe(true);
-		const m = await modal(h, "Trace");
-		expect(m.contentEl.textContent).toContain(req.traceId);
-		const rows = Array.from(m.contentEl.querySelectorAll<HTMLElement>(".a2a-trace-row"));
+		await settle(h);
+		const leaf = h.host.app.workspace.getLeavesOfType("a2a-trace")[0];
+		expect(leaf?.getRoot()).toBe(h.host.app.workspace.rightSplit);
+		const el = (leaf.view as unknown as { contentEl: HTMLElement }).contentEl;
+		await waitFor("the trace rows", () => el.querySelectorAll(".a2a-trace-row").length === 2);
+		expect(el.textContent).toContain(req.traceId);
+		// The diagram: groups as lifelines, the request and the response as arrows.
+		const diagram = el.querySelector(".a2a-trace-diagram .mermaid")?.textContent ?? "";
+		expect(diagram).toContain(`participant g0 as ${BACKEND}`);
+		expect(diagram).toMatch(/g0->>g1: query · \d{1,2}:\d{2}:\d{2}/);
+		expect(diagram).toMatch(/g1-->>g0: success · /);
+		const rows = Array.from(el.querySelectorAll<HTMLElement>(".a2a-trace-row"));
 		expect(rows.map((r) => r.getAttribute("data-path"))).toEqual([archived, responsePath]);
-		expect(rows[0].textContent).toContain(`${BACKEND} -> ${FRONTEND} · query`);
-		expect(rows[0].textContent).toContain("answered, archive of 20-frontend-group");
-		expect(rows[1].textContent).toContain(`${FRONTEND} -> ${BACKEND} · response: success`);
-		expect(rows[1].textContent).toContain("processing time");
-		// focus starts on the active note's row; the arrow keys move, Enter opens
-		expect(document.activeElement).toBe(rows[1]);
-		press(rows[1], "ArrowUp");
-		expect(document.activeElement).toBe(rows[0]);
-		press(rows[0], "Enter");
+		expect(rows[0].querySelector(".a2a-trace-route")?.textContent).toBe(`${BACKEND} → ${FRONTEND}`);
+		expect(rows[0].querySelector(".a2a-state")?.textContent).toBe("answered");
+		expect(rows[1].hasClass("is-current")).toBe(true);
+		(rows[0].querySelector("a.a2a-note-link") as HTMLElement).click();
 		await settle(h);
-		expect(isOpen(m)).toBe(false);
-		expect(h.host.openedLinks.map((l) => l.path)).toContain(archived);
-
-		run(h, "show-trace");
-		const again = await modal(h, "Trace");
-		(again.contentEl.querySelector(`[data-path="${responsePath}"]`) as HTMLElement).click();
-		await settle(h);
-		expect(h.host.openedLinks[h.host.openedLinks.length - 1].path).toBe(responsePath);
+		expect(h.host.openedFiles.at(-1)?.path).toBe(archived);
+		expect(h.host.openedLinks).toEqual([]);
 	});
 });

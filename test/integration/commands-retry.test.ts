@@ -82,7 +82,8 @@ describe("retry-dead-letter", () => {
 
 	it("INVALID_MESSAGE: offers the failing field (hop count), validates it, and the relay delivers the corrected note", async () => {
 		const bad = requestNote({ from: BACKEND, to: FRONTEND, hopCount: -1 });
-		h = await boot({ files: { [`${box(BACKEND, "outbox")}/bad.md`]: bad.text } });
+		// No grace period: the invalid note is rejected at once (with one, it would wait for its writer).
+		h = await boot({ files: { [`${box(BACKEND, "outbox")}/bad.md`]: bad.text }, settings: { graceSeconds: 0 } });
 		const dead = await onlyFileIn(h, DEAD);
 		expect(await frontmatter(h, dead)).toMatchObject({ error_code: "INVALID_MESSAGE" });
 		await activate(h, dead);
@@ -115,7 +116,8 @@ describe("retry-dead-letter", () => {
 	// The error response the router wrote at the rejection is a report, not an answer.
 	it("a retried INVALID_MESSAGE request stays in the target's inbox until it is answered", async () => {
 		const bad = requestNote({ from: BACKEND, to: FRONTEND, hopCount: -1 });
-		h = await boot({ files: { [`${box(BACKEND, "outbox")}/bad.md`]: bad.text } });
+		// No grace period: the invalid note is rejected at once (with one, it would wait for its writer).
+		h = await boot({ files: { [`${box(BACKEND, "outbox")}/bad.md`]: bad.text }, settings: { graceSeconds: 0 } });
 		await activate(h, await onlyFileIn(h, DEAD));
 		run(h, "retry-dead-letter");
 		const m = await modal(h, "Retry dead letter");

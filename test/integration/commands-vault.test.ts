@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
-import { BACKEND, DEVOPS, FRONTEND, available, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
+import { leaseNoteText } from "../../src/core/lease";
+import { BACKEND, DEVOPS, FRONTEND, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -14,17 +15,18 @@ const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group", "a2a-gateway"];
 describe("init-vault", () => {
 	it("creates registry.yaml and every folder of the layout, then says there is nothing left to create", async () => {
 		h = await boot({ registry: false });
-		expect(available(h, "compose-message")).toBe(false);
+		expect(h.parts.relay.router.layout.groupIds()).toEqual([]);
 		expect(run(h, "init-vault")).toBe(true);
 		await settle(h);
 		expect(await h.host.read("A2A/registry.yaml")).toBe(EXAMPLE_REGISTRY);
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe("Created registry.yaml and 18 folders in A2A (5 groups).");
+		expect(lastNotice(h)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
 		// the relay reads the new registry: composing becomes possible
 		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 5);
-		expect(available(h, "compose-message")).toBe(true);
+		expect(await h.host.read("A2A/Messages.base")).toContain("name: In flight");
+		expect(await h.host.read("A2A/Agents.base")).toContain("name: By status");
 
 		run(h, "init-vault");
 		await settle(h);
@@ -41,7 +43,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe("Created 8 folders in A2A (2 groups).");
+		expect(lastNotice(h)).toBe("Created 8 folders and 2 bases in A2A (2 groups).");
 	});
 
 	it("names registry problems in its notice", async () => {
@@ -70,13 +72,14 @@ describe("route-now", () => {
 		expect(lastNotice(h)).toBe("Nothing to route.");
 	});
 
-	it("says when another router holds the vault", async () => {
+	it("says which device routes when another one holds the lease", async () => {
 		h = await boot();
-		await h.host.fakeApp.vault.adapter.write("A2A/.router.lock", JSON.stringify({ holder: "someone-else", at: Date.now(), host: "cli" }));
+		const now = new Date().toISOString();
+		const lease = leaseNoteText({ device: "cli@build-server", name: "a2a route --watch on build-server", since: now, renewed: now, renewal: 7, yields: false, released: false });
+		await h.host.fakeApp.vault.adapter.write("A2A/router.md", lease);
 		run(h, "route-now");
 		await settle(h);
-		expect(lastNotice(h)).toBe("Another router is working on this vault right now; try again in a moment.");
-		await h.host.fakeApp.vault.adapter.remove("A2A/.router.lock");
+		expect(lastNotice(h)).toBe(`Not routing on this device: a2a route --watch on build-server routes this vault (last renewal ${now}).`);
 	});
 
 	it("says when there is no registry", async () => {

@@ -9,9 +9,9 @@ import type { Booted } from "./plugin-harness";
 
 // Two routers on one vault, the other pair: the real plugin on the fake Obsidian and the headless
 // router (`a2a route`, in-process) on the same folder, while notes arrive from outside through the
-// fake's watcher. They take turns through the lease A2A/.router.lock; every move is a claim. Each
-// message must end in exactly one place, delivered once, byte for byte; the plugin's vault tree is
-// brought up to date with what the CLI moved by rescans, like Obsidian's file watcher.
+// fake's watcher. They are two devices to the lease (A2A/router.md): one routes, the other stands
+// by. Each message must end in exactly one place, delivered once, byte for byte; the plugin's vault
+// tree is brought up to date with what the CLI moved by rescans, like Obsidian's file watcher.
 
 const MESSAGES = Number(process.env.A2A_PLUGIN_CLI_MESSAGES ?? 300);
 
@@ -72,10 +72,19 @@ describe("the plugin and the CLI routing one vault", () => {
 		let writing = true;
 		const started = Date.now();
 		const writer = async () => {
-			for (let i = 0; i < sent.length; i++) {
-				await host.externalWrite(sent[i].rel, sent[i].text);
-				// Arrivals spread over a few seconds, so that both routers see some of them first.
+			// Requests first, spread over a few seconds so that both routers see some of them first;
+			// then the answers, each once its request was delivered (an agent answers what it holds).
+			const requests = sent.filter((s) => s.answers === undefined);
+			for (let i = 0; i < requests.length; i++) {
+				await host.externalWrite(requests[i].rel, requests[i].text);
 				if (i % 4 === 3) await sleep(15);
+			}
+			const deadline = Date.now() + 60_000;
+			for (const s of sent.filter((x) => x.answers !== undefined)) {
+				const req = sent.find((r) => r.id === s.answers) as Sent;
+				const inbox = path.join(dir, BOX(req.to, "inbox"), path.basename(req.rel));
+				while (!(await fs.stat(inbox).then(() => true, () => false)) && Date.now() < deadline) await sleep(20);
+				await host.externalWrite(s.rel, s.text);
 			}
 			writing = false;
 		};
@@ -106,7 +115,7 @@ describe("the plugin and the CLI routing one vault", () => {
 		// ---- on disk -------------------------------------------------------------------------
 		const files = (await walk(dir)).filter((f) => !f.startsWith(".obsidian/"));
 		for (const f of files) expect(f.startsWith("A2A/"), `written outside A2A: ${f}`).toBe(true);
-		const notes = files.filter((f) => f.endsWith(".md") && !f.startsWith("A2A/log/") && !f.split("/").some((s) => s.startsWith(".")));
+		const notes = files.filter((f) => f.endsWith(".md") && !f.startsWith("A2A/log/") && f !== "A2A/router.md" && !f.split("/").some((s) => s.startsWith(".")));
 		const byId = new Map<string, { file: string; text: string }[]>();
 		for (const f of notes) {
 			const text = await fs.readFile(path.join(dir, f), "utf8");
@@ -137,7 +146,7 @@ describe("the plugin and the CLI routing one vault", () => {
 		const failures = host.notices.filter((n) => n.includes("could not finish routing"));
 		console.log(
 			`[faults-plugin-and-cli] ${sent.length} messages in ${elapsed} ms: ${delivered} delivered, ${archived} answered and archived, ${answers} answers; ` +
-				`routed by the CLI ${cliIds.size} (${cliRuns} runs, ${cliBusyWaits} waited for the lease), by the plugin ${pluginRouted}; ` +
+				`routed by the CLI ${cliIds.size} (${cliRuns} runs, ${cliBusyWaits} slow ones), by the plugin ${pluginRouted}; ` +
 				`plugin routing failures shown: ${failures.length}; handler errors: ${host.errors.length}`,
 		);
 		expect(host.errors).toEqual([]);

@@ -26,8 +26,9 @@ describe("routing on vault events", () => {
 		expect(b.plugin.parts.relay.recent[0]).toMatchObject({ outcome: "delivered", message_id: "e-1" });
 	});
 
-	it("dead-letters a rejected note, answers the sender with an error response, and shows a notice", async () => {
+	it("dead-letters a rejected note, answers the sender with an error response, and shows a notice (when asked for notes agents wrote)", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
+		await b.plugin.parts.settings.update({ noticesForAll: true });
 		await b.host.externalWrite(`${OUT}/lost.md`, requestNote({ message_id: "e-2", target_group: "99-none" }));
 		await b.quiet();
 		expect(await b.frontmatter("A2A/dead-letter/lost.md")).toMatchObject({ state: "dead", error_code: "GROUP_NOT_FOUND" });
@@ -38,14 +39,17 @@ describe("routing on vault events", () => {
 
 	it("folds a burst of rejections into one summary notice instead of one each", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
+		// A note that parses but is invalid waits for its writer for the grace period (item 11): a short one here.
+		await b.plugin.parts.settings.update({ graceSeconds: 1, noticesForAll: true });
 		for (let i = 0; i < 20; i++) await b.host.externalWrite(`${OUT}/bad-${i}.md`, "---\nnot: a message\n---\n");
 		await b.quiet();
-		await new Promise((r) => setTimeout(r, 3200));
+		// The grace period (1 s), then the notifier's 3 s window in which a burst is folded.
+		await new Promise((r) => setTimeout(r, 4500));
 		await b.quiet();
 		expect(b.files("A2A/dead-letter")).toHaveLength(20);
 		const rejectionNotices = b.host.notices.filter((n) => n.includes("rejected"));
 		expect(rejectionNotices.length).toBeLessThanOrEqual(2);
-		expect(rejectionNotices.some((n) => /\d+ messages rejected/.test(n))).toBe(true);
+		expect(rejectionNotices.some((n) => /\d+ messages were rejected/.test(n)), rejectionNotices.join(" / ")).toBe(true);
 	});
 
 	it("routes a note moved into an outbox from outside (delete + create)", async () => {
@@ -123,16 +127,22 @@ describe("routing on vault events", () => {
 		expect(logRows).toHaveLength(1000);
 	}, 120000);
 
-	it("cleans up every event handler and interval on unload", async () => {
+	it("cleans up every event handler and timer on unload; idle, it keeps one timer (the next due time), and an interval only while the sidebar is open", async () => {
 		const before = await bootPlugin({});
-		const baseline = { listeners: before.host.listenerCount(), intervals: before.host.activeIntervals() };
+		const baseline = { listeners: before.host.listenerCount() };
 		await before.host.cleanup();
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
 		expect(b.host.listenerCount()).toBeGreaterThan(0);
-		expect(b.host.activeIntervals()).toBeGreaterThan(0);
+		// The open sidebar refreshes its "3 min ago" times; closed, nothing ticks.
+		expect(b.host.activeIntervals()).toBe(1);
+		b.host.app.workspace.detachLeavesOfType("a2a-agent-status");
+		await b.quiet();
+		expect(b.host.activeIntervals()).toBe(0);
+		expect(b.plugin.parts.relay.armedTimers).toBe(1);
 		await b.host.unloadPlugin(b.plugin);
 		expect(b.host.listenerCount()).toBe(0);
 		expect(b.host.activeIntervals()).toBe(0);
+		expect(b.plugin.parts.relay.armedTimers).toBe(0);
 		expect(baseline.listeners).toBeGreaterThan(0);
 	});
 });

@@ -46,10 +46,25 @@ describe("settings tab", () => {
 	it("renders its sections with setHeading and sentence-case rows, keyboard-labelled", async () => {
 		h = await boot();
 		const tab = h.host.openSettings("a2a-relay");
-		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Folders", "Routing", "New messages", "Agents"]);
+		await settle(h);
+		await waitFor("the Groups editor", () => tab.querySelector(".a2a-group-row"));
+		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Folders", "Routing", "This device", "Groups", "Communication", "New messages", "Agents"]);
 		expect(tab.querySelectorAll("h1, h2, h3, h4")).toHaveLength(0);
-		const names = Array.from(tab.querySelectorAll(".setting-item:not(.setting-item-heading) > .setting-item-info > .setting-item-name")).map((e) => e.textContent);
-		expect(names).toEqual(["Root folder", "Extra agent folders", "Automatic routing", "Grace period for half-written notes", "Routing notices", "Default priority", "Default timeout", "Stale limit"]);
+		const names = Array.from(tab.querySelectorAll(":scope > .setting-item:not(.setting-item-heading):not(.a2a-groups-setting) > .setting-item-info > .setting-item-name")).map((e) => e.textContent);
+		expect(names).toEqual([
+			"Root folder",
+			"Extra agent folders",
+			"Automatic routing",
+			"Grace period for half-written notes",
+			"Routing notices",
+			"Notices for every message",
+			"Route on this device",
+			"Sync margin",
+			"Device name",
+			"Default priority",
+			"Default timeout",
+			"Stale limit",
+		]);
 		const root = input(tab, "rootFolder");
 		expect(root.value).toBe("A2A");
 		expect(tab.querySelector(`#${root.getAttribute("aria-labelledby")}`)?.textContent).toBe("Root folder");
@@ -60,8 +75,18 @@ describe("settings tab", () => {
 		h = await boot({ files: { "Team/registry.yaml": TEAM_REGISTRY, "Team/groups/red/outbox/ask.md": req.text } });
 		expect(h.parts.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group", "a2a-gateway"]);
 		const tab = h.host.openSettings("a2a-relay");
-		commit(input(tab, "rootFolder"), "Team");
+		const root = input(tab, "rootFolder");
+		const apply = tab.querySelector<HTMLButtonElement>("button.a2a-root-apply");
+		// Typing applies nothing: every pause would otherwise rebuild the router on a partial path.
+		commit(root, "Te");
+		await settle(h);
+		expect(h.parts.settings.current.rootFolder).toBe("A2A");
+		commit(root, "Team");
 		expect(errorOf(tab, "rootFolder")).toBe("");
+		expect(apply?.disabled).toBe(false);
+		expect(tab.querySelector(".a2a-root-warning")?.hasClass("a2a-hidden")).toBe(false);
+		expect(tab.querySelector(".a2a-root-warning")?.textContent).toContain("stay where they are");
+		apply?.click();
 		expect(await saved(h)).toMatchObject({ rootFolder: "Team" });
 		expect(h.parts.settings.current.rootFolder).toBe("Team");
 		expect(h.parts.relay.router.layout.registryPath).toBe("Team/registry.yaml");
@@ -80,8 +105,9 @@ describe("settings tab", () => {
 		expect(row(tab, "Root folder").classList.contains("a2a-has-error")).toBe(true);
 		commit(root, "");
 		expect(errorOf(tab, "rootFolder")).toContain("Enter a folder inside the vault");
+		expect(tab.querySelector<HTMLButtonElement>("button.a2a-root-apply")?.disabled).toBe(true);
 		expect(h.parts.settings.current.rootFolder).toBe("A2A");
-		expect(await saved(h)).toEqual({});
+		expect((await saved(h)).rootFolder ?? "A2A").toBe("A2A");
 
 		const folders = input<HTMLTextAreaElement>(tab, "extraAgentFolders");
 		commit(folders, "Runs, Other\n.hidden\n/abs");
@@ -171,27 +197,33 @@ describe("declarative settings (Obsidian 1.13+)", () => {
 		h = await boot();
 		const tab = h.host.settingTabs().find((t) => t instanceof RelaySettingTab) as unknown as RelaySettingTab;
 		const groups = tab.getSettingDefinitions() as { heading: string; items: { name: string; control: { key: string; type: string; validate?: (v: string) => string | undefined } }[] }[];
-		expect(groups.map((g) => g.heading)).toEqual(["Folders", "Routing", "New messages", "Agents"]);
-		const controls = groups.flatMap((g) => g.items.map((i) => i.control));
+		expect(groups.map((g) => g.heading)).toEqual(["Folders", "Routing", "This device", "Groups", "New messages", "Agents"]);
+		// The root folder and the Groups editor render themselves (the same code as display()).
+		expect(groups.flatMap((g) => g.items.filter((i) => "render" in i).map((i) => i.name))).toEqual(["Root folder", "Groups"]);
+		const controls = groups.flatMap((g) => g.items.filter((i) => i.control).map((i) => i.control));
 		expect(controls.map((c) => `${c.key}:${c.type}`)).toEqual([
-			"rootFolder:text",
 			"extraAgentFolders:textarea",
 			"autoRoute:toggle",
 			"graceSeconds:text",
 			"showNotices:toggle",
+			"noticesForAll:toggle",
+			"routeOnDevice:dropdown",
+			"syncMarginSeconds:text",
+			"deviceName:text",
 			"defaultPriority:dropdown",
 			"defaultTimeoutSeconds:text",
 			"staleMinutes:text",
 		]);
 		const byKey = Object.fromEntries(controls.map((c) => [c.key, c]));
-		expect(byKey.rootFolder.validate?.("../x")).toContain("inside the vault");
-		expect(byKey.rootFolder.validate?.("Team")).toBeUndefined();
+		expect(byKey.syncMarginSeconds.validate?.("0")).toContain("1 to 86400");
 		expect(byKey.staleMinutes.validate?.("0")).toContain("0.1 to 10080");
 		expect(tab.getControlValue("extraAgentFolders")).toBe("");
 		await tab.setControlValue("extraAgentFolders", "Runs\nMore");
 		await tab.setControlValue("staleMinutes", "garbage");
 		await tab.setControlValue("autoRoute", false);
-		expect(h.parts.settings.current).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false });
+		await tab.setControlValue("routeOnDevice", "never");
+		await tab.setControlValue("routeOnDevice", "sometimes");
+		expect(h.parts.settings.current).toMatchObject({ extraAgentFolders: ["Runs", "More"], staleMinutes: 5, autoRoute: false, routeOnDevice: "never" });
 		expect(tab.getControlValue("extraAgentFolders")).toBe("Runs\nMore");
 		expect(EXAMPLE_REGISTRY).toContain("groups:");
 	});

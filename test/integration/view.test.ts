@@ -37,7 +37,7 @@ function note(fields: Record<string, string | number>, body = ""): string {
 /** Notes of several shapes: seed 000 under Runs, minimal ones in A2A/agents, hostile text, messages. */
 function vaultFiles(now: number, options: { registry?: boolean; agents?: boolean } = {}): Record<string, string> {
 	const files: Record<string, string> = {
-		[DATA_JSON]: JSON.stringify({ extraAgentFolders: ["Runs"], showNotices: false, graceSeconds: 0 }),
+		[DATA_JSON]: JSON.stringify({ extraAgentFolders: ["Runs"], showNotices: false, graceSeconds: 0, viewShown: true }),
 		"Notes/Readme.md": "# Not an agent\n",
 	};
 	if (options.registry !== false) {
@@ -208,7 +208,11 @@ describe("agent status view", () => {
 		expect(text(seed.querySelector(".a2a-agent-action"))).toBe("Checking navigation links");
 		expect(text(seed.querySelector(".a2a-agent-result"))).toBe("Result: pending");
 		expect(text(seed.querySelector(".a2a-agent-finding"))).toBe("Latest finding: [10:30:15] Navigation Check Complete");
-		expect(text(seed.querySelector(".a2a-agent-age"))).toMatch(/^(29|30|31|32) s ago$/);
+		// Ages are relative and local (moment), with the absolute time on hover.
+		expect(text(seed.querySelector(".a2a-agent-age"))).toBe("a few seconds ago");
+		expect(seed.querySelector(".a2a-agent-age")?.getAttribute("title")).toMatch(/\d{4}/);
+		// The link's visible text is its accessible name: no aria-label replaces it.
+		expect(seed.querySelector(".a2a-agent-name")?.hasAttribute("aria-label")).toBe(false);
 		expect(seed.querySelector(".a2a-stale-marker")?.hasClass("a2a-hidden")).toBe(true);
 		expect(seed.querySelector(".a2a-agent-error")?.hasClass("a2a-hidden")).toBe(true);
 
@@ -231,7 +235,7 @@ describe("agent status view", () => {
 		const stalled = row(el, "stalled");
 		expect(stalled.querySelector(".a2a-stale-marker")?.hasClass("a2a-hidden")).toBe(false);
 		expect(stalled.hasClass("a2a-is-stale")).toBe(true);
-		expect(text(stalled.querySelector(".a2a-agent-age"))).toBe("20 min ago");
+		expect(text(stalled.querySelector(".a2a-agent-age"))).toBe("20 minutes ago");
 
 		// Out-of-range progress is clamped and warned about.
 		const hostile = row(el, "hostile");
@@ -295,7 +299,7 @@ describe("agent status view", () => {
 		const deadItems = el.querySelectorAll<HTMLElement>(".a2a-dead-item");
 		expect(deadItems.length).toBe(1);
 		expect(text(deadItems[0].querySelector(".a2a-error-code"))).toBe("GROUP_NOT_FOUND");
-		const deadPath = deadItems[0].querySelector("[data-open-path]")?.getAttribute("data-open-path") ?? "";
+		const deadPath = deadItems[0].querySelector("a.a2a-note-link")?.getAttribute("data-path") ?? "";
 		expect(deadPath).toMatch(/^A2A\/dead-letter\//);
 
 		const decisions = Array.from(el.querySelectorAll<HTMLElement>(".a2a-decision"));
@@ -304,17 +308,18 @@ describe("agent status view", () => {
 		expect(text(rejected?.querySelector(".a2a-error-code"))).toBe("GROUP_NOT_FOUND");
 
 		// A dead letter opens its note.
-		(deadItems[0].querySelector("[data-open-path]") as HTMLElement).click();
+		(deadItems[0].querySelector("a.a2a-note-link") as HTMLElement).click();
 		await idle(booted);
-		expect(booted.host.openedLinks.at(-1)).toMatchObject({ linktext: deadPath, newLeaf: false, created: false });
+		expect(booted.host.openedFiles.at(-1)).toMatchObject({ path: deadPath, side: "root" });
 
 		// A decision opens the note where it is now.
 		const delivered = decisions.find((d) => d.dataset.outcome === "delivered");
-		const deliveredPath = delivered?.querySelector("[data-open-path]")?.getAttribute("data-open-path") ?? "";
+		const deliveredPath = delivered?.querySelector("a.a2a-note-link")?.getAttribute("data-path") ?? "";
 		expect(deliveredPath).toMatch(/^A2A\/groups\/20-frontend-group\/inbox\//);
-		(delivered?.querySelector("[data-open-path]") as HTMLElement).click();
+		(delivered?.querySelector("a.a2a-note-link") as HTMLElement).click();
 		await idle(booted);
-		expect(booted.host.openedLinks.at(-1)).toMatchObject({ linktext: deliveredPath, created: false });
+		expect(booted.host.openedFiles.at(-1)).toMatchObject({ path: deliveredPath });
+		expect(booted.host.openedLinks).toEqual([]);
 
 		// A new message routed while the view is open shows in the counts.
 		await booted.host.externalWrite(
@@ -337,7 +342,7 @@ describe("agent status view", () => {
 		expect(box?.hasClass("a2a-hidden")).toBe(false);
 		expect(text(box)).toContain("fix A2A/registry.yaml");
 		expect(text(box)).toContain('groups.bad group!: group id "bad group!" is not valid');
-		expect(box?.querySelector('[data-open-path="A2A/registry.yaml"]')).not.toBeNull();
+		expect(box?.querySelector('a.a2a-note-link[data-path="A2A/registry.yaml"]')).not.toBeNull();
 		// The valid groups still work.
 		expect(el.querySelectorAll(".a2a-queue-table tbody tr").length).toBe(3);
 	});
@@ -348,13 +353,16 @@ describe("agent status view", () => {
 		expect(rowNames(el)).toEqual([]);
 		const empty = el.querySelector<HTMLElement>(".a2a-agents-empty");
 		expect(empty?.hasClass("a2a-hidden")).toBe(false);
-		expect(text(empty)).toBe('No agents yet: run Create agent note, or write a note with a status field in A2A/agents, Runs.');
+		// Empty states offer the button that fixes them.
+		expect(text(empty?.querySelector("div"))).toBe("No agents yet. An agent is a note with a status field in A2A/agents, Runs.");
+		expect(text(empty?.querySelector("button[data-a2a-action=new-agent]"))).toBe("Create agent note…");
 		const flowEmpty = el.querySelector<HTMLElement>(".a2a-flow-empty");
 		expect(flowEmpty?.hasClass("a2a-hidden")).toBe(false);
-		expect(text(flowEmpty)).toMatch(/^No registry yet: run Initialize A2A vault/);
+		expect(text(flowEmpty)).toMatch(/^No registry yet/);
+		expect(text(flowEmpty?.querySelector("button[data-a2a-action=init-vault]"))).toBe("Create registry and group folders");
 		expect(el.querySelector(".a2a-queue-table")).toBeNull();
 		expect(el.querySelector(".a2a-registry-errors")?.hasClass("a2a-hidden")).toBe(true);
-		expect(el.querySelector(".a2a-summary")?.children.length).toBe(0);
+		expect(el.querySelector('.a2a-summary[aria-label="Agents per status"]')?.children.length).toBe(0);
 
 		// The first agent and the registry arrive: the empty states go away.
 		await booted.host.externalWrite("A2A/agents/first.md", note({ agent_id: "first", status: "spawned" }));
@@ -653,12 +661,12 @@ updated: ${iso(Date.now())}
 		vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"], now });
 		const { el } = await openView(booted);
 		const ticking = row(el, "ticking");
-		expect(text(ticking.querySelector(".a2a-agent-age"))).toBe("4 min ago");
+		expect(text(ticking.querySelector(".a2a-agent-age"))).toBe("4 minutes ago");
 		expect(ticking.querySelector(".a2a-stale-marker")?.hasClass("a2a-hidden")).toBe(true);
 		const staleBefore = el.querySelector('.a2a-summary [data-count="stale"]')?.getAttribute("data-value");
 
 		vi.advanceTimersByTime(2 * 60_000);
-		expect(text(ticking.querySelector(".a2a-agent-age"))).toBe("6 min ago");
+		expect(text(ticking.querySelector(".a2a-agent-age"))).toBe("6 minutes ago");
 		expect(ticking.querySelector(".a2a-stale-marker")?.hasClass("a2a-hidden")).toBe(false);
 		expect(ticking.hasClass("a2a-is-stale")).toBe(true);
 		expect(Number(el.querySelector('.a2a-summary [data-count="stale"]')?.getAttribute("data-value"))).toBe(Number(staleBefore ?? 0) + 1);
@@ -674,19 +682,24 @@ updated: ${iso(Date.now())}
 		const link = row(el, "ui-explorer-01").querySelector<HTMLElement>(".a2a-agent-name");
 		link?.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, ctrlKey: true }));
 		await idle(booted);
-		expect(booted.host.openedLinks.at(-1)).toMatchObject({ linktext: "Runs/Navigation_Test_20260115.md", newLeaf: "tab", path: "Runs/Navigation_Test_20260115.md", created: false });
+		const opened = booted.host.openedFiles;
+		expect(opened.at(-1)).toMatchObject({ path: "Runs/Navigation_Test_20260115.md", side: "root" });
+		const firstLeaf = opened.at(-1)?.leaf;
 
 		const plain = new MouseEvent("click", { bubbles: true, cancelable: true });
 		link?.dispatchEvent(plain);
 		expect(plain.defaultPrevented).toBe(true);
 		await idle(booted);
-		expect(booted.host.openedLinks.at(-1)).toMatchObject({ linktext: "Runs/Navigation_Test_20260115.md", newLeaf: false });
+		// A plain click reuses the active leaf (the tab the modifier-click opened).
+		expect(opened.at(-1)).toMatchObject({ path: "Runs/Navigation_Test_20260115.md", leaf: firstLeaf });
 
-		// Middle click: a new tab too.
+		// Middle click: a new tab.
 		row(el, "builder").querySelector<HTMLElement>(".a2a-agent-name")?.dispatchEvent(new MouseEvent("auxclick", { bubbles: true, cancelable: true, button: 1 }));
 		await idle(booted);
-		expect(booted.host.openedLinks.at(-1)).toMatchObject({ linktext: "A2A/agents/builder.md", newLeaf: "tab" });
-		expect(booted.host.openedLinks.length).toBe(3);
+		expect(opened.at(-1)?.path).toBe("A2A/agents/builder.md");
+		expect(opened.at(-1)?.leaf).not.toBe(firstLeaf);
+		expect(opened.length).toBe(3);
+		expect(booted.host.openedLinks).toEqual([]);
 	});
 
 	test("opening again reveals the existing leaf; no right leaf is handled; a deferred leaf loads", async () => {

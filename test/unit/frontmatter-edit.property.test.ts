@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseFrontmatterYaml, splitNote, stringifyYaml, updateFrontmatterText } from "../../src/core/frontmatter";
+import { isPlainSafe } from "../../src/core/frontmatter-lines";
 
 // updateFrontmatterText takes a quick line-level way for simple frontmatter and the careful way
 // through the YAML document otherwise: both must give exactly the fields the edit asked for, keep
@@ -53,6 +54,19 @@ describe("updateFrontmatterText", () => {
 				}
 			}),
 			{ numRuns: 400 },
+		);
+	});
+
+	it("writes a string without quotes exactly when the YAML library would, and it reads back the same", () => {
+		const plainish = fc.stringMatching(/^[-+.0-9A-Za-z_:/@ ]{1,24}$/);
+		const samples = fc.oneof(plainish, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.uuid(), fc.constantFrom("1e5", "0x1F", "0o17", ".5", "-3", "+1", ".inf", ".NaN", "1_000", "12:30", "10-backend-group", "yes", "null"));
+		fc.assert(
+			fc.property(samples, (text) => {
+				const written = stringifyYaml({ k: text });
+				if (isPlainSafe(text)) expect(written).toBe(`k: ${text}\n`);
+				expect(parseFrontmatterYaml(written)).toEqual({ k: text });
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 });

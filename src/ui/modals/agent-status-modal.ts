@@ -5,6 +5,7 @@ import { LIFECYCLE_LABELS } from "../../core/labels";
 import type { LifecycleState } from "../../core/lifecycle";
 import type { AgentEntry } from "../../obsidian/agent-store";
 import { FormModal } from "./form";
+import { FORM_TEXT } from "../strings";
 
 // Set agent status: only the moves the lifecycle allows from the agent's status, progress and
 // last action.
@@ -18,23 +19,23 @@ export class AgentStatusModal extends FormModal {
 		private readonly legal: readonly LifecycleState[],
 	) {
 		super(app);
-		this.setTitle("Set agent status");
+		this.setTitle(FORM_TEXT.status.title);
 	}
 
 	protected submitLabel(): string {
-		return "Update";
+		return FORM_TEXT.status.submit;
 	}
 
 	protected build(el: HTMLElement): void {
 		el.createEl("p", { cls: "a2a-modal-summary", text: `${this.agent.name} is ${this.agent.status}.` });
 		const choices: Record<string, string> = {};
 		for (const state of this.legal) choices[state] = state === this.agent.status ? `${LIFECYCLE_LABELS[state]} (progress update)` : LIFECYCLE_LABELS[state];
-		this.dropdown(el, "status", "New status", choices, { value: this.legal[0] });
-		this.text(el, "progress", "Progress (%)", {
+		this.dropdown(el, "status", FORM_TEXT.status.status, choices, { value: this.legal[0] });
+		this.text(el, "progress", FORM_TEXT.status.progress, {
 			value: this.agent.progress !== undefined ? String(this.agent.progress) : "",
 			placeholder: "0-100",
 		}).control.setAttr("inputmode", "decimal");
-		this.text(el, "last_action", "Last action", { placeholder: this.agent.lastAction ?? "What the agent just did" });
+		this.text(el, "last_action", FORM_TEXT.status.lastAction, { placeholder: this.agent.lastAction ?? FORM_TEXT.status.lastActionPlaceholder });
 	}
 
 	protected async submit(): Promise<boolean> {

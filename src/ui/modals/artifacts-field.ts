@@ -2,10 +2,12 @@ import { Setting } from "obsidian";
 import type { App } from "obsidian";
 import { FileSuggest } from "../suggest/file-suggest";
 import { uniqueId } from "./form";
+import { FORM_TEXT } from "../strings";
 
-// Several artifacts (vault paths) for a message: an input with file suggestions; choosing a file
-// adds it to the list below, each with a remove button. Text left in the input counts too, so a
-// path (or a [[wikilink]]) can also be typed in full.
+// Several artifacts (vault files) for a message: an input with file suggestions; choosing a file
+// adds it to the list below as a link (Obsidian's own link format, so it is clickable, shows in
+// backlinks and follows renames), each with a remove button. Text left in the input counts too,
+// so a path (or a [[wikilink]]) can also be typed in full.
 
 export class ArtifactsField {
 	readonly inputEl: HTMLInputElement;
@@ -14,22 +16,22 @@ export class ArtifactsField {
 
 	constructor(app: App, containerEl: HTMLElement, initial: string[] = []) {
 		const setting = new Setting(containerEl)
-			.setName("Artifacts")
-			.setDesc("Vault files that go with the message. Type to search; choose a file to add it.");
+			.setName(FORM_TEXT.artifacts.name)
+			.setDesc(FORM_TEXT.artifacts.desc);
 		setting.settingEl.addClass("a2a-field", "a2a-field-artifacts");
 		const nameId = uniqueId("a2a-label");
 		setting.nameEl.id = nameId;
 		let input!: HTMLInputElement;
 		setting.addText((t) => {
 			input = t.inputEl;
-			t.setPlaceholder("Path or file name");
+			t.setPlaceholder(FORM_TEXT.artifacts.placeholder);
 		});
 		this.inputEl = input;
 		input.setAttr("aria-labelledby", nameId);
 		input.setAttr("name", "artifacts");
-		this.listEl = containerEl.createEl("ul", { cls: "a2a-artifact-list", attr: { "aria-label": "Artifacts added" } });
+		this.listEl = containerEl.createEl("ul", { cls: "a2a-artifact-list", attr: { "aria-label": FORM_TEXT.artifacts.added } });
 		new FileSuggest(app, input, (file) => {
-			this.add(file.path);
+			this.add(app.fileManager.generateMarkdownLink(file, ""));
 			input.value = "";
 		});
 		for (const item of initial) this.add(item);
@@ -53,7 +55,7 @@ export class ArtifactsField {
 		for (const item of this.items) {
 			const li = this.listEl.createEl("li", { cls: "a2a-artifact" });
 			li.createSpan({ cls: "a2a-artifact-path", text: item });
-			const remove = li.createEl("button", { cls: "a2a-artifact-remove", text: "Remove", attr: { "aria-label": `Remove ${item}` } });
+			const remove = li.createEl("button", { cls: "a2a-artifact-remove", text: FORM_TEXT.artifacts.remove, attr: { "aria-label": `${FORM_TEXT.artifacts.remove} ${item}` } });
 			remove.addEventListener("click", () => {
 				this.items.splice(this.items.indexOf(item), 1);
 				this.render();

@@ -9,7 +9,10 @@ import type { RelayState } from "../../obsidian/relay-state";
 import type { SettingsStore } from "../../obsidian/settings-store";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 import type { Field } from "./form";
 
 // Compose message: from, to, type, priority, timeout, the question or task, context, artifacts.
@@ -22,13 +25,14 @@ export class ComposeModal extends FormModal {
 		private readonly state: RelayState,
 		private readonly settings: SettingsStore,
 		private readonly vault: Pick<ActionVault, "create">,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
-		this.setTitle("Compose message");
+		this.setTitle(FORM_TEXT.compose.title);
 	}
 
 	protected submitLabel(): string {
-		return "Send";
+		return FORM_TEXT.compose.submit;
 	}
 
 	private groups() {
@@ -39,32 +43,34 @@ export class ComposeModal extends FormModal {
 	protected build(el: HTMLElement): void {
 		const settings = this.settings.current;
 		const lastFrom = this.state.layout().hasGroup(settings.lastFromGroup) ? settings.lastFromGroup : "";
-		const from = this.text(el, "from", "From group", { value: lastFrom, placeholder: "Sending group", desc: "The group whose outbox gets the request." });
-		const to = this.text(el, "to", "To group", { placeholder: "Target group" });
+		const from = this.text(el, "from", FORM_TEXT.compose.from, { value: lastFrom, placeholder: FORM_TEXT.compose.fromPlaceholder, desc: FORM_TEXT.compose.fromDesc });
+		const to = this.text(el, "to", FORM_TEXT.compose.to, { placeholder: FORM_TEXT.compose.toPlaceholder });
 		new GroupSuggest(this.app, from.control as HTMLInputElement, () => this.groups());
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () => this.groups().filter((g) => g.id !== from.value().trim()));
 		const typeChoices: Record<string, string> = {};
 		for (const t of REQUEST_TYPES) typeChoices[t] = REQUEST_TYPE_LABELS[t];
-		const type = this.dropdown(el, "type", "Request type", typeChoices, { value: "query" });
+		const type = this.dropdown(el, "type", FORM_TEXT.compose.type, typeChoices, { value: "query" });
 		const priorityChoices: Record<string, string> = {};
 		for (const p of PRIORITIES) priorityChoices[p] = PRIORITY_LABELS[p];
-		this.dropdown(el, "priority", "Priority", priorityChoices, { value: settings.defaultPriority });
-		this.text(el, "timeout", "Timeout (seconds)", {
-			value: String(settings.defaultTimeoutSeconds),
-			desc: "0 uses the registry's timeout.",
+		this.dropdown(el, "priority", FORM_TEXT.compose.priority, priorityChoices, { value: settings.defaultPriority });
+		// Blank means the registry's default, shown as the placeholder.
+		this.text(el, "timeout", FORM_TEXT.compose.timeout, {
+			value: settings.defaultTimeoutSeconds > 0 ? String(settings.defaultTimeoutSeconds) : "",
+			placeholder: String(this.state.registry().communication.timeout_seconds),
+			desc: FORM_TEXT.compose.timeoutDesc,
 		}).control.setAttr("inputmode", "numeric");
-		const text = this.textArea(el, "text", "Question", { rows: 4 });
+		const text = this.textArea(el, "text", FORM_TEXT.compose.question, { rows: 4 });
 		const relabel = () => this.relabel(text, type.value());
 		type.control.addEventListener("change", relabel);
 		relabel();
-		this.textArea(el, "context", "Context", { rows: 3, desc: "Background the other group needs." });
+		this.textArea(el, "context", FORM_TEXT.compose.context, { rows: 3, desc: FORM_TEXT.compose.contextDesc });
 		this.artifacts = new ArtifactsField(this.app, el);
 	}
 
 	private relabel(field: Field, type: string): void {
 		const question = mainTextKey(type) === "question";
-		field.setting.setName(question ? "Question" : "Task");
-		field.setting.setDesc(question ? "What you want to know." : "What the other group should do or produce.");
+		field.setting.setName(question ? FORM_TEXT.compose.question : FORM_TEXT.compose.task);
+		field.setting.setDesc(question ? FORM_TEXT.compose.questionDesc : FORM_TEXT.compose.taskDesc);
 	}
 
 	protected async submit(): Promise<boolean> {
@@ -87,7 +93,7 @@ export class ComposeModal extends FormModal {
 		const path = await writePlannedNote(this.vault, planned);
 		const from = values.from.trim();
 		if (this.settings.current.lastFromGroup !== from) await this.settings.update({ lastFromGroup: from });
-		noticeWithLink(this.app, "Request written: ", path);
+		announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.requestWritten, path, messageIdOf(planned.text));
 		return true;
 	}
 }

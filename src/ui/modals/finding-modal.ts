@@ -3,6 +3,7 @@ import type { App, TFile } from "obsidian";
 import { planFinding, writeFinding } from "../../actions/append-finding";
 import type { ActionVault } from "../../actions/vault";
 import { FormModal } from "./form";
+import { FORM_TEXT } from "../strings";
 
 // Append finding: the action and the four sections of the standard message structure.
 
@@ -14,20 +15,20 @@ export class FindingModal extends FormModal {
 		private readonly agentName: string,
 	) {
 		super(app);
-		this.setTitle("Append finding");
+		this.setTitle(FORM_TEXT.finding.title);
 	}
 
 	protected submitLabel(): string {
-		return "Append";
+		return FORM_TEXT.finding.submit;
 	}
 
 	protected build(el: HTMLElement): void {
 		el.createEl("p", { cls: "a2a-modal-summary", text: `A finding for ${this.agentName}, stamped with the current time.` });
-		this.text(el, "action", "Action", { placeholder: "Schema designed" });
-		this.textArea(el, "context", "Context");
-		this.textArea(el, "data", "Data");
-		this.textArea(el, "decisions", "Decisions");
-		this.textArea(el, "next_steps", "Next steps");
+		this.text(el, "action", FORM_TEXT.finding.action, { placeholder: FORM_TEXT.finding.actionPlaceholder });
+		this.textArea(el, "context", FORM_TEXT.finding.context);
+		this.textArea(el, "data", FORM_TEXT.finding.data);
+		this.textArea(el, "decisions", FORM_TEXT.finding.decisions);
+		this.textArea(el, "next_steps", FORM_TEXT.finding.nextSteps);
 	}
 
 	protected async submit(): Promise<boolean> {

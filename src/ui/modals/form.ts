@@ -1,6 +1,6 @@
-import { Modal, Notice, Setting } from "obsidian";
+import { Modal, Setting } from "obsidian";
 import type { App } from "obsidian";
-import { basename } from "../../core/paths";
+import { FORM_TEXT } from "../strings";
 
 // The shared shape of every modal of the plugin: labelled rows built with Setting, an inline error
 // next to each field (with aria-invalid on its control), one form-level message, and keyboard
@@ -101,7 +101,7 @@ export abstract class FormModal extends Modal {
 		const submit = buttons.createEl("button", { cls: "mod-cta", text: this.submitLabel() });
 		submit.addEventListener("click", () => this.requestSubmit());
 		this.submitButton = submit;
-		const cancel = buttons.createEl("button", { text: "Cancel" });
+		const cancel = buttons.createEl("button", { text: FORM_TEXT.cancel });
 		cancel.addEventListener("click", () => this.close());
 		this.contentEl.addEventListener("keydown", (evt) => this.onKeydown(evt));
 		this.focusFirst();
@@ -217,17 +217,4 @@ export abstract class FormModal extends Modal {
 		this.setFormError(general.length > 0 ? general.join(" ") : null);
 		first?.control.focus();
 	}
-}
-
-/** A notice whose file name is a link that opens the note. */
-export function noticeWithLink(app: App, before: string, path: string, after = ""): Notice {
-	const fragment = createFragment();
-	fragment.appendText(before);
-	const link = fragment.createEl("a", { text: basename(path), cls: "internal-link a2a-notice-link", attr: { href: "#", "data-href": path } });
-	link.addEventListener("click", (evt) => {
-		evt.preventDefault();
-		void app.workspace.openLinkText(path, "", false);
-	});
-	fragment.appendText(after);
-	return new Notice(fragment, 10000);
 }

@@ -7,7 +7,10 @@ import type { RequestMessage } from "../../core/message";
 import type { ActiveInboxRequest } from "../../obsidian/active-note";
 import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 
 // Forward message: the group to delegate to and a note for it. When the router would reject the
 // forward (hop limit, cycle) the modal says so and why before anything is written; submitting
@@ -24,13 +27,14 @@ export class ForwardModal extends FormModal {
 		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
 		private readonly original: RequestMessage,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
-		this.setTitle("Forward message");
+		this.setTitle(FORM_TEXT.forward.title);
 	}
 
 	protected submitLabel(): string {
-		return this.shownWarning ? "Forward anyway" : "Forward";
+		return this.shownWarning ? FORM_TEXT.forward.submitAnyway : FORM_TEXT.forward.submit;
 	}
 
 	protected build(el: HTMLElement): void {
@@ -39,12 +43,12 @@ export class ForwardModal extends FormModal {
 			cls: "a2a-modal-summary",
 			text: `${this.target.group} delegates this ${env.request_type} from ${env.source_group} (hop ${env.hop_count + 1} of trace ${env.trace_id}).`,
 		});
-		const to = this.text(el, "to", "Forward to group", { placeholder: "Target group" });
+		const to = this.text(el, "to", FORM_TEXT.forward.to, { placeholder: FORM_TEXT.forward.toPlaceholder });
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () =>
 			[...this.state.registry().groups.values()].filter((g) => g.id !== this.target.group && this.state.layout().hasGroup(g.id)),
 		);
 		to.control.addEventListener("input", () => this.preview());
-		this.textArea(el, "note", "Note", { rows: 3, desc: "Why you forward it; added to the payload as forward note." });
+		this.textArea(el, "note", FORM_TEXT.forward.note, { rows: 3, desc: FORM_TEXT.forward.noteDesc });
 		this.warningEl = el.createDiv({ cls: "a2a-forward-warning", attr: { role: "alert", "aria-live": "polite" } });
 	}
 
@@ -90,7 +94,7 @@ export class ForwardModal extends FormModal {
 			}
 		}
 		return writePlannedNote(this.vault, planned).then((path) => {
-			noticeWithLink(this.app, "Forward written: ", path);
+			announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.forwardWritten, path, messageIdOf(planned.text));
 			return true;
 		});
 	}

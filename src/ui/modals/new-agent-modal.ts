@@ -5,6 +5,7 @@ import type { RelayState } from "../../obsidian/relay-state";
 import type { SettingsStore } from "../../obsidian/settings-store";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { FormModal } from "./form";
+import { FORM_TEXT } from "../strings";
 
 // Create agent note: name, role, group, objective.
 
@@ -16,19 +17,19 @@ export class NewAgentModal extends FormModal {
 		private readonly vault: Pick<ActionVault, "create" | "exists">,
 	) {
 		super(app);
-		this.setTitle("Create agent note");
+		this.setTitle(FORM_TEXT.newAgent.title);
 	}
 
 	protected submitLabel(): string {
-		return "Create";
+		return FORM_TEXT.newAgent.submit;
 	}
 
 	protected build(el: HTMLElement): void {
-		this.text(el, "name", "Name", { placeholder: "backend-agent-1", desc: "The agent id, and the note's name." });
-		this.text(el, "role", "Role", { placeholder: "Database designer" });
-		const group = this.text(el, "group", "Group", { placeholder: "Group id" });
+		this.text(el, "name", FORM_TEXT.newAgent.name, { placeholder: FORM_TEXT.newAgent.namePlaceholder, desc: FORM_TEXT.newAgent.nameDesc });
+		this.text(el, "role", FORM_TEXT.newAgent.role, { placeholder: FORM_TEXT.newAgent.rolePlaceholder });
+		const group = this.text(el, "group", FORM_TEXT.newAgent.group, { placeholder: FORM_TEXT.newAgent.groupPlaceholder });
 		new GroupSuggest(this.app, group.control as HTMLInputElement, () => [...this.state.registry().groups.values()]);
-		this.textArea(el, "objective", "Objective", { rows: 3 });
+		this.textArea(el, "objective", FORM_TEXT.newAgent.objective, { rows: 3 });
 	}
 
 	protected async submit(): Promise<boolean> {
@@ -49,7 +50,8 @@ export class NewAgentModal extends FormModal {
 			this.showErrors({ name: `An agent named ${values.name.trim()} exists already.` });
 			return false;
 		}
-		await this.app.workspace.openLinkText(planned.path, "", false);
+		const file = this.app.vault.getFileByPath(planned.path);
+		if (file) await this.app.workspace.getLeaf(false).openFile(file);
 		return true;
 	}
 }

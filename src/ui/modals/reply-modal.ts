@@ -6,7 +6,10 @@ import { RESPONSE_STATUS_LABELS } from "../../core/labels";
 import type { ActiveInboxRequest } from "../../obsidian/active-note";
 import type { RelayState } from "../../obsidian/relay-state";
 import { ArtifactsField } from "./artifacts-field";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten, messageIdOf } from "../notices/message-notice";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 
 // Reply to message: status, answer, artifacts, for the request open in an inbox.
 
@@ -18,13 +21,14 @@ export class ReplyModal extends FormModal {
 		private readonly state: RelayState,
 		private readonly vault: Pick<ActionVault, "create">,
 		private readonly target: ActiveInboxRequest,
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
-		this.setTitle("Reply to message");
+		this.setTitle(FORM_TEXT.reply.title);
 	}
 
 	protected submitLabel(): string {
-		return "Send reply";
+		return FORM_TEXT.reply.submit;
 	}
 
 	protected build(el: HTMLElement): void {
@@ -33,8 +37,8 @@ export class ReplyModal extends FormModal {
 			cls: "a2a-modal-summary",
 			text: `${group} answers ${entry.sourceGroup ?? "the requester"} (${entry.requestType ?? "request"}, trace ${entry.traceId ?? "unknown"}).`,
 		});
-		this.dropdown(el, "status", "Status", { success: RESPONSE_STATUS_LABELS.success, error: RESPONSE_STATUS_LABELS.error }, { value: "success" });
-		this.textArea(el, "answer", "Answer", { rows: 5, desc: "With status error, this is the error message." });
+		this.dropdown(el, "status", FORM_TEXT.reply.status, { success: RESPONSE_STATUS_LABELS.success, error: RESPONSE_STATUS_LABELS.error }, { value: "success" });
+		this.textArea(el, "answer", FORM_TEXT.reply.answer, { rows: 5, desc: FORM_TEXT.reply.answerDesc });
 		this.artifacts = new ArtifactsField(this.app, el);
 	}
 
@@ -50,7 +54,7 @@ export class ReplyModal extends FormModal {
 			return false;
 		}
 		const path = await writePlannedNote(this.vault, planned);
-		noticeWithLink(this.app, "Response written: ", path);
+		announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.responseWritten, path, messageIdOf(planned.text));
 		return true;
 	}
 }

@@ -5,7 +5,10 @@ import type { CorrectionKind, Corrections, DeadLetterNote } from "../../actions/
 import type { ActionVault } from "../../actions/vault";
 import type { RelayState } from "../../obsidian/relay-state";
 import { GroupSuggest } from "../suggest/group-suggest";
-import { FormModal, noticeWithLink } from "./form";
+import type { ComposedMessages } from "../../obsidian/composed-messages";
+import { announceWritten } from "../notices/message-notice";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
+import { FormModal } from "./form";
 
 // Retry dead letter: why the message died, the fields that fail (to correct them), and a retry
 // that puts it back into its sender's outbox once the corrected note passes the router's checks.
@@ -28,13 +31,14 @@ export class RetryModal extends FormModal {
 		private readonly vault: ActionVault,
 		private readonly deadLetter: DeadLetterNote,
 		private readonly correctable: string[],
+		private readonly composed: ComposedMessages,
 	) {
 		super(app);
-		this.setTitle("Retry dead letter");
+		this.setTitle(FORM_TEXT.retry.title);
 	}
 
 	protected submitLabel(): string {
-		return "Retry";
+		return FORM_TEXT.retry.submit;
 	}
 
 	private rawFields(): Record<string, unknown> {
@@ -127,7 +131,8 @@ export class RetryModal extends FormModal {
 			return false;
 		}
 		const path = await requeue(this.vault, { layout: this.state.layout() }, this.deadLetter, corrections, check.sender, now);
-		noticeWithLink(this.app, "Back in the outbox: ", path);
+		const id = corrections.message_id ?? this.deadLetter.carriedMessageId ?? this.rawFields().message_id;
+		announceWritten(this.app, this.state, this.composed, NOTICE_TEXT.backInOutbox, path, typeof id === "string" ? id : undefined);
 		return true;
 	}
 }

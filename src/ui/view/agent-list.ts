@@ -1,6 +1,8 @@
 import type { AgentEntry } from "../../obsidian/agent-store";
 import { AgentRow } from "./agent-row";
 import type { RowClock } from "./agent-row";
+import { isStale } from "../../core/agent";
+import type { AgentRecord } from "../../core/agent";
 import { matchesFilter, parseFilter } from "./agent-filter";
 import type { AgentFilter } from "./agent-filter";
 import { compareAgents, compareSections, sectionKey, sectionTitle } from "./agent-sections";
@@ -32,10 +34,14 @@ export class AgentList {
 	private grouping: Grouping;
 	private filter: AgentFilter;
 	private shownCount = 0;
+	private query: string;
+	/** The clock of the latest render or tick (staleness depends on it). */
+	private clock: RowClock | null = null;
 
 	constructor(parent: HTMLElement, grouping: Grouping, query: string) {
 		this.el = parent.createDiv({ cls: "a2a-agent-list" });
 		this.grouping = grouping;
+		this.query = query;
 		this.filter = parseFilter(query);
 	}
 
@@ -54,6 +60,7 @@ export class AgentList {
 
 	/** Builds every row from scratch (the first render, or after the agent folders changed). */
 	renderAll(agents: AgentEntry[], clock: RowClock): void {
+		this.clock = clock;
 		this.el.empty();
 		this.rows.clear();
 		this.placed.clear();
@@ -68,13 +75,14 @@ export class AgentList {
 			section.rows.push(row);
 			section.listEl.appendChild(row.el);
 			this.placed.set(row, section);
-			this.showRow(row, section, matchesFilter(agent, this.filter), true);
+			this.showRow(row, section, this.matches(agent), true);
 		}
 		for (const section of this.order) this.refreshSection(section);
 	}
 
 	/** Updates the rows of these paths only; returns how many rows were added, updated or removed. */
 	applyChanges(paths: Iterable<string>, lookup: (path: string) => AgentEntry | undefined, clock: RowClock): number {
+		this.clock = clock;
 		const touched = new Set<Section>();
 		let count = 0;
 		for (const path of paths) {
@@ -92,13 +100,13 @@ export class AgentList {
 			if (!row) {
 				const created = new AgentRow(agent, clock);
 				this.rows.set(path, created);
-				touched.add(this.insert(created, matchesFilter(agent, this.filter)));
+				touched.add(this.insert(created, this.matches(agent)));
 				continue;
 			}
 			const before = row.agent;
 			row.update(agent, clock);
 			const section = this.placed.get(row) as Section;
-			const match = matchesFilter(agent, this.filter);
+			const match = this.matches(agent);
 			if (sectionKey(agent, this.grouping) !== section.key || compareAgents(before, agent) !== 0) {
 				touched.add(this.remove(row));
 				touched.add(this.insert(row, match));
@@ -123,23 +131,32 @@ export class AgentList {
 			section.rows.push(row);
 			section.listEl.appendChild(row.el);
 			this.placed.set(row, section);
-			this.showRow(row, section, matchesFilter(row.agent, this.filter), true);
+			this.showRow(row, section, this.matches(row.agent), true);
 		}
 		for (const section of this.order) this.refreshSection(section);
 	}
 
+	private matches(agent: AgentRecord): boolean {
+		const clock = this.clock;
+		return matchesFilter(agent, this.filter, (a) => clock !== null && isStale(a, clock.now, clock.staleLimitMs));
+	}
+
 	setFilter(query: string): void {
+		this.query = query;
 		this.filter = parseFilter(query);
 		for (const row of this.rows.values()) {
 			const section = this.placed.get(row) as Section;
-			this.showRow(row, section, matchesFilter(row.agent, this.filter), false);
+			this.showRow(row, section, this.matches(row.agent), false);
 		}
 		for (const section of this.order) this.refreshSection(section);
 	}
 
 	/** The clock moved on: ages and stale markers. */
 	tick(clock: RowClock): void {
+		this.clock = clock;
 		for (const row of this.rows.values()) row.tick(clock);
+		// Agents turn stale as time passes: `is:stale` is applied again.
+		if (this.filter.stale) this.setFilter(this.query);
 	}
 
 	private insert(row: AgentRow, match: boolean): Section {

@@ -1,5 +1,6 @@
-import { formatAge, isStale } from "../../core/agent";
+import { isStale } from "../../core/agent";
 import type { AgentEntry } from "../../obsidian/agent-store";
+import { absoluteTime, relativeTime } from "../time-format";
 import { setAttrIfChanged, setHidden, setTextIfChanged } from "./dom-text";
 import { resultClass, statusClass, swapClass } from "./status-style";
 
@@ -39,9 +40,9 @@ export class AgentRow {
 		const el = (this.el = createDiv({ cls: "a2a-agent-row", attr: { role: "listitem" } }));
 		const head = el.createDiv({ cls: "a2a-agent-head" });
 		this.badgeEl = head.createSpan({ cls: "a2a-badge" });
-		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#" } });
+		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#", draggable: "true" } });
 		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: "Stale" });
-		this.ageEl = head.createSpan({ cls: "a2a-agent-age" });
+		this.ageEl = head.createEl("time", { cls: "a2a-agent-age" });
 		this.metaEl = el.createDiv({ cls: "a2a-agent-meta" });
 		const progress = el.createDiv({ cls: "a2a-agent-progress" });
 		this.barEl = progress.createDiv({
@@ -69,7 +70,7 @@ export class AgentRow {
 	/** The clock moved on: refresh the age and the stale marker only. */
 	tick(clock: RowClock): void {
 		const a = this.agent;
-		setTextIfChanged(this.ageEl, a.updatedAt === undefined ? "" : formatAge(clock.now - a.updatedAt));
+		setTextIfChanged(this.ageEl, a.updatedAt === undefined ? "" : relativeTime(a.updatedAt, clock.now));
 		const stale = isStale(a, clock.now, clock.staleLimitMs);
 		setHidden(this.staleEl, !stale);
 		if (this.el.classList.contains("a2a-is-stale") !== stale) this.el.toggleClass("a2a-is-stale", stale);
@@ -88,9 +89,9 @@ export class AgentRow {
 		setTextIfChanged(this.badgeEl, a.status);
 
 		setTextIfChanged(this.nameEl, a.name);
-		setAttrIfChanged(this.nameEl, "data-open-path", a.path);
-		setAttrIfChanged(this.nameEl, "aria-label", `Open ${a.path}`);
-		setAttrIfChanged(this.ageEl, "title", a.updatedAt === undefined ? null : `Last update ${new Date(a.updatedAt).toISOString()}`);
+		setAttrIfChanged(this.nameEl, "data-path", a.path);
+		setAttrIfChanged(this.ageEl, "title", a.updatedAt === undefined ? null : absoluteTime(a.updatedAt));
+		setAttrIfChanged(this.ageEl, "datetime", a.updatedAt === undefined ? null : new Date(a.updatedAt).toISOString());
 
 		const meta = [a.role, a.group].filter((part): part is string => part !== undefined).join(" · ");
 		setTextIfChanged(this.metaEl, meta);

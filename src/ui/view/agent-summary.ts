@@ -1,23 +1,57 @@
+import { STALE_FILTER } from "./agent-filter";
 import type { AgentRow, RowClock } from "./agent-row";
 import { compareStatuses, statusClass } from "./status-style";
 
-// The counts at the top: how many agents are in each status, and how many are stale. A count is a
-// button that filters the list to that status.
+// The counts at the top: the message flow (in flight, overdue, dead letters: each a button that
+// shows its part of the flow section), then how many agents are in each status and how many are
+// stale (each a button that filters the list; pressed while it filters). A button's visible text
+// is its name: no aria-label hides it.
+
+export interface FlowCounts {
+	inFlight: number;
+	overdue: number;
+	dead: number;
+}
 
 export class AgentSummary {
 	readonly el: HTMLElement;
+	private readonly flowEl: HTMLElement;
+	private readonly agentsEl: HTMLElement;
 	private signature = "";
+	private flowSignature = "";
 
-	constructor(parent: HTMLElement, private readonly onPick: (query: string) => void) {
-		this.el = parent.createDiv({ cls: "a2a-summary", attr: { role: "group", "aria-label": "Agents per status" } });
-		this.el.addEventListener("click", (evt) => {
+	constructor(
+		parent: HTMLElement,
+		private readonly onPick: (query: string) => void,
+		private readonly onFlow: (part: "queues" | "dead") => void,
+	) {
+		this.el = parent.createDiv({ cls: "a2a-summary-row" });
+		this.flowEl = this.el.createDiv({ cls: "a2a-summary a2a-flow-summary", attr: { role: "group", "aria-label": "Message flow" } });
+		this.agentsEl = this.el.createDiv({ cls: "a2a-summary", attr: { role: "group", "aria-label": "Agents per status" } });
+		this.agentsEl.addEventListener("click", (evt) => {
 			const button = (evt.target as HTMLElement).closest<HTMLElement>("[data-filter]");
 			if (button) this.onPick(button.getAttribute("data-filter") ?? "");
 		});
+		this.flowEl.addEventListener("click", (evt) => {
+			const button = (evt.target as HTMLElement).closest<HTMLElement>("[data-flow]");
+			if (button) this.onFlow(button.getAttribute("data-flow") === "dead" ? "dead" : "queues");
+		});
+	}
+
+	renderFlow(counts: FlowCounts): void {
+		const signature = JSON.stringify(counts);
+		if (signature === this.flowSignature) return;
+		this.flowSignature = signature;
+		this.flowEl.empty();
+		const chip = (text: string, key: string, value: number, flow: "queues" | "dead", tone: string) =>
+			this.flowEl.createEl("button", { cls: `a2a-count-chip ${tone}${value === 0 ? " a2a-zero" : ""}`, text, attr: { type: "button", "data-flow": flow, "data-count": key, "data-value": String(value) } });
+		chip(`${counts.inFlight} in flight`, "in-flight", counts.inFlight, "queues", "a2a-outcome-delivered");
+		chip(`${counts.overdue} overdue`, "overdue", counts.overdue, "queues", "a2a-outcome-timed_out");
+		chip(`${counts.dead} dead`, "dead", counts.dead, "dead", "a2a-outcome-rejected");
 	}
 
 	/** Rebuilds the counts when they changed (a handful of elements). */
-	render(rows: Iterable<AgentRow>, clock: RowClock): void {
+	render(rows: Iterable<AgentRow>, clock: RowClock, filter: string): void {
 		const counts = new Map<string, number>();
 		let total = 0;
 		let stale = 0;
@@ -27,29 +61,21 @@ export class AgentSummary {
 			if (row.isStale(clock)) stale++;
 		}
 		const statuses = [...counts.keys()].sort(compareStatuses);
-		const signature = `${total}|${stale}|${statuses.map((s) => `${s}=${counts.get(s) ?? 0}`).join(",")}`;
+		const signature = `${total}|${stale}|${filter}|${statuses.map((s) => `${s}=${counts.get(s) ?? 0}`).join(",")}`;
 		if (signature === this.signature) return;
 		this.signature = signature;
-		this.el.empty();
+		this.agentsEl.empty();
 		if (total === 0) return;
-		this.chip(`${total} ${total === 1 ? "agent" : "agents"}`, "", "a2a-count-total", "total", total);
-		for (const status of statuses) {
-			const n = counts.get(status) ?? 0;
-			this.chip(`${status} ${n}`, `status:${status}`, statusClass(status), status, n);
-		}
-		if (stale > 0) this.chip(`stale ${stale}`, "", "a2a-count-stale", "stale", stale);
+		this.agentsEl.createSpan({ cls: "a2a-count-chip a2a-count-total", text: `${total} ${total === 1 ? "agent" : "agents"}`, attr: { "data-count": "total", "data-value": String(total) } });
+		for (const status of statuses) this.chip(`${status} ${counts.get(status) ?? 0}`, `status:${status}`, statusClass(status), status, counts.get(status) ?? 0, filter);
+		if (stale > 0) this.chip(`stale ${stale}`, STALE_FILTER, "a2a-count-stale", "stale", stale, filter);
 	}
 
-	private chip(text: string, filter: string, cls: string, key: string, count: number): void {
-		const attr = { "data-count": key, "data-value": String(count) };
-		if (filter === "") {
-			this.el.createSpan({ cls: `a2a-count-chip ${cls}`, text, attr });
-			return;
-		}
-		this.el.createEl("button", {
+	private chip(text: string, query: string, cls: string, key: string, count: number, filter: string): void {
+		this.agentsEl.createEl("button", {
 			cls: `a2a-count-chip ${cls}`,
 			text,
-			attr: { ...attr, type: "button", "data-filter": filter, "aria-label": `Show only ${key} agents` },
+			attr: { type: "button", "data-filter": query, "data-count": key, "data-value": String(count), "aria-pressed": String(filter.trim() === query) },
 		});
 	}
 }

@@ -1,12 +1,15 @@
 import type { App } from "obsidian";
 import type { RoutingDecision } from "../../core/decision";
+import type { LogRow } from "../../core/routing-log";
 import type { GroupQueue } from "../../core/queues";
+import { basename } from "../../core/paths";
 import { describeRegistryError } from "../../core/registry";
+import { parseTime } from "../../core/time";
 import type { RelayState } from "../../obsidian/relay-state";
 
 // What the message flow section shows, read from the relay (the core computed all of it): queue
-// counts per group, the dead-letter notes newest first, the latest routing decisions and the
-// registry's problems.
+// counts per group, the dead-letter notes newest first, the latest routing decisions (this
+// session's, else the routing log's) with each message's state now, and which device routes.
 
 const RECENT_SHOWN = 10;
 const DEAD_LETTERS_SHOWN = 50;
@@ -14,9 +17,36 @@ const DEAD_LETTERS_SHOWN = 50;
 /** One row of the dead-letter list. */
 export interface DeadLetterRow {
 	path: string;
+	messageId?: string;
 	errorCode?: string;
 	errorMessage?: string;
-	deadAt?: string;
+	deadAt: number | null;
+}
+
+/** One routing decision, as the sidebar lists it. */
+export interface DecisionRow {
+	outcome: string;
+	messageId?: string;
+	/** The note's name (the router keeps it when it moves the note on). */
+	name: string;
+	/** Where the note was put by the decision, when known (this session's decisions). */
+	path?: string;
+	errorCode?: string;
+	route: string;
+	reason?: string;
+	time: number;
+	/** The message's state now (taken, answered, late...), when it differs from the outcome. */
+	now?: string;
+	late?: boolean;
+}
+
+/** Which device routes, as the sidebar says it (no renewal times: they change every few seconds). */
+export interface RouterLine {
+	held: boolean;
+	standby: string;
+	/** The lease holder's device id and name, unless the lease was released. */
+	holderDevice: string | null;
+	holderName: string | null;
 }
 
 export interface FlowState {
@@ -24,32 +54,74 @@ export interface FlowState {
 	registryExists: boolean;
 	registryErrors: string[];
 	groups: GroupQueue[];
+	inFlight: number;
+	overdue: number;
 	deadLetterCount: number;
 	deadLetters: DeadLetterRow[];
-	recent: RoutingDecision[];
+	recent: DecisionRow[];
+	router: RouterLine;
+	/** A sync conflict copy of the router lease note exists. */
+	leaseConflict: boolean;
 }
 
-export function readFlowState(app: App, state: RelayState): FlowState {
+function fromDecision(d: RoutingDecision): DecisionRow {
+	const route = d.source_group || d.target_group ? `${d.source_group ?? "?"} → ${d.target_group ?? "?"}` : "";
+	return { outcome: d.outcome, messageId: d.message_id, name: basename(d.path), path: d.path, errorCode: d.error_code, route, reason: d.reason, time: d.time };
+}
+
+/** A row of the routing log note of `day` (YYYY-MM-DD, UTC). */
+export function fromLogRow(row: LogRow, day: string): DecisionRow {
+	const time = parseTime(`${day}T${row.time}Z`);
+	return { outcome: row.outcome, messageId: row.messageId || undefined, name: row.name, errorCode: row.errorCode || undefined, route: row.route.replace(" -> ", " → "), time: Number.isNaN(time) ? 0 : time };
+}
+
+/** Adds what happened to the message since the decision (taken by its requester, answered late). */
+function withNow(state: RelayState, row: DecisionRow): DecisionRow {
+	if (!row.messageId) return row;
+	const entries = state.index().withId(row.messageId);
+	const entry = entries.find((e) => basename(e.path) === row.name) ?? entries[0];
+	if (!entry) return row;
+	const now = entry.state && entry.state !== row.outcome && !(row.outcome === "delivered" && entry.state === "delivered") ? entry.state : undefined;
+	return { ...row, now, late: entry.late };
+}
+
+/** Sync conflict copies of the lease note (Obsidian Sync, Syncthing, Dropbox name them so). */
+function hasLeaseConflict(app: App, leasePath: string): boolean {
+	const folder = app.vault.getFolderByPath(leasePath.slice(0, Math.max(0, leasePath.lastIndexOf("/"))) || "/");
+	const stem = basename(leasePath).replace(/\.md$/, "");
+	return (folder?.children ?? []).some((f) => f.path !== leasePath && f.name.startsWith(stem) && /conflict/i.test(f.name));
+}
+
+function routerLine(state: RelayState): RouterLine {
+	const { held, standby, record } = state.router();
+	const holding = record !== null && !record.released;
+	return { held, standby, holderDevice: holding ? record.device : null, holderName: holding ? record.name : null };
+}
+
+export function readFlowState(app: App, state: RelayState, logRows: readonly DecisionRow[]): FlowState {
 	const registryPath = state.layout().registryPath;
-	const registryExists = app.vault.getAbstractFileByPath(registryPath) !== null;
+	const notePath = state.layout().registryNotePath;
+	const registryExists = app.vault.getAbstractFileByPath(registryPath) !== null || app.vault.getAbstractFileByPath(notePath) !== null;
 	const queues = state.queues();
 	const dead: DeadLetterRow[] = [];
-	for (const entry of state.index().all()) {
-		if (entry.location.area !== "dead-letter") continue;
-		dead.push({ path: entry.path, errorCode: entry.errorCode, errorMessage: entry.errorMessage, deadAt: entry.deadAt });
+	for (const entry of state.index().deadLetters()) {
+		const deadAt = parseTime(entry.deadAt);
+		dead.push({ path: entry.path, messageId: entry.messageId, errorCode: entry.errorCode, errorMessage: entry.errorMessage, deadAt: Number.isNaN(deadAt) ? null : deadAt });
 	}
-	const when = (d: DeadLetterRow): number => {
-		const t = d.deadAt ? Date.parse(d.deadAt) : Number.NaN;
-		return Number.isNaN(t) ? 0 : t;
-	};
-	dead.sort((a, b) => when(b) - when(a) || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
+	dead.sort((a, b) => (b.deadAt ?? 0) - (a.deadAt ?? 0) || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
+	const session = state.recent().slice(0, RECENT_SHOWN).map(fromDecision);
+	const recent = (session.length > 0 ? session : logRows.slice(0, RECENT_SHOWN)).map((row) => withNow(state, row));
 	return {
-		registryPath,
+		registryPath: app.vault.getAbstractFileByPath(registryPath) === null && app.vault.getAbstractFileByPath(notePath) !== null ? notePath : registryPath,
 		registryExists,
 		registryErrors: registryExists ? state.registry().errors.map(describeRegistryError) : [],
 		groups: queues.groups,
+		inFlight: queues.groups.reduce((n, g) => n + g.inFlight, 0),
+		overdue: queues.groups.reduce((n, g) => n + g.overdue, 0),
 		deadLetterCount: queues.deadLetters,
 		deadLetters: dead.slice(0, DEAD_LETTERS_SHOWN),
-		recent: state.recent().slice(0, RECENT_SHOWN),
+		recent,
+		router: routerLine(state),
+		leaseConflict: hasLeaseConflict(app, state.leasePath()) || state.twoRoutersSeen(),
 	};
 }

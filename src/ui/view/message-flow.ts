@@ -1,12 +1,14 @@
-import type { RoutingDecision } from "../../core/decision";
-import { basename } from "../../core/paths";
 import type { GroupQueue } from "../../core/queues";
+import { noteLink } from "../note-links";
+import { COMMAND_NAMES, VIEW_TEXT } from "../strings";
 import { setHidden, setTextIfChanged } from "./dom-text";
-import type { DeadLetterRow, FlowState } from "./flow-state";
+import { actionButton, renderDeadLetters, renderDecisions } from "./flow-lists";
+import type { FlowState } from "./flow-state";
 
-// The message flow section: per-group queues, dead letters, the latest routing decisions and the
-// registry's problems. It is small, so it is rebuilt on each relay change; the collapsible parts
-// keep their open or closed state.
+// The message flow section: which device routes, per-group queues, dead letters, the latest
+// routing decisions and the registry's problems. Each part is rebuilt only when what it shows
+// changed (while messages flow, the queues and decisions change, the dead letters seldom); the
+// collapsible parts keep their open or closed state.
 
 const QUEUE_COLUMNS: { key: keyof Pick<GroupQueue, "inbox" | "outbox" | "inFlight" | "overdue">; label: string; count: string }[] = [
 	{ key: "inbox", label: "Inbox", count: "inbox" },
@@ -15,64 +17,84 @@ const QUEUE_COLUMNS: { key: keyof Pick<GroupQueue, "inbox" | "outbox" | "inFligh
 	{ key: "overdue", label: "Overdue", count: "overdue" },
 ];
 
-function timeOfDay(time: number): string {
-	const d = new Date(time);
-	const pad = (n: number) => String(n).padStart(2, "0");
-	return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
-function noteLink(parent: HTMLElement, path: string, text: string, cls = ""): HTMLElement {
-	return parent.createEl("a", {
-		cls: `a2a-note-link ${cls}`.trim(),
-		text,
-		attr: { href: "#", "data-open-path": path, title: path },
-	});
-}
-
 export class MessageFlowPanel {
 	readonly el: HTMLElement;
+	private readonly routerEl: HTMLElement;
 	private readonly emptyEl: HTMLElement;
 	private readonly errorsEl: HTMLElement;
 	private readonly queuesEl: HTMLElement;
-	private readonly deadEl: HTMLDetailsElement;
-	private readonly deadTitleEl: HTMLElement;
+	readonly deadEl: HTMLDetailsElement;
 	private readonly deadListEl: HTMLElement;
 	private readonly recentEl: HTMLDetailsElement;
 	private readonly recentListEl: HTMLElement;
-	private signature = "";
+	/** What each part last showed, so that a relay change rebuilds only the parts it changed. */
+	private readonly shown = new Map<string, string>();
 
 	constructor(parent: HTMLElement) {
 		this.el = parent.createDiv({ cls: "a2a-flow" });
-		this.el.createEl("h4", { cls: "a2a-heading", text: "Message flow" });
+		this.el.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.flowHeading });
+		this.routerEl = this.el.createDiv({ cls: "a2a-router-status" });
 		this.emptyEl = this.el.createDiv({ cls: "a2a-empty a2a-flow-empty a2a-hidden" });
 		this.errorsEl = this.el.createDiv({ cls: "a2a-registry-errors a2a-hidden", attr: { role: "alert" } });
 		this.queuesEl = this.el.createDiv({ cls: "a2a-queues" });
 		this.deadEl = this.el.createEl("details", { cls: "a2a-dead-letters" });
 		const deadSummary = this.deadEl.createEl("summary", { cls: "a2a-section-summary" });
-		this.deadTitleEl = deadSummary.createSpan({ cls: "a2a-section-title", text: "Dead letters" });
+		deadSummary.createSpan({ cls: "a2a-section-title", text: VIEW_TEXT.deadLetters });
 		deadSummary.createSpan({ cls: "a2a-section-count a2a-dead-count" });
 		this.deadListEl = this.deadEl.createDiv({ cls: "a2a-dead-list" });
 		this.recentEl = this.el.createEl("details", { cls: "a2a-recent", attr: { open: "" } });
 		const recentSummary = this.recentEl.createEl("summary", { cls: "a2a-section-summary" });
-		recentSummary.createSpan({ cls: "a2a-section-title", text: "Latest routing decisions" });
+		recentSummary.createSpan({ cls: "a2a-section-title", text: VIEW_TEXT.latestDecisions });
 		this.recentListEl = this.recentEl.createDiv({ cls: "a2a-recent-list" });
 	}
 
-	render(state: FlowState): void {
-		const signature = JSON.stringify(state);
-		if (signature === this.signature) return;
-		this.signature = signature;
+	render(state: FlowState, now: number): void {
+		this.part("router", [state.router, state.leaseConflict], () => this.renderRouter(state));
+		this.part("empty", [state.registryExists, state.groups.length, state.registryPath], () => this.renderEmpty(state));
+		this.part("errors", [state.registryErrors, state.registryPath], () => this.renderErrors(state));
+		this.part("queues", state.groups, () => this.renderQueues(state.groups));
+		// The dead letters' ages ("3 min ago") change with the clock: the minute is part of what they show.
+		this.part("dead", [state.deadLetterCount, state.deadLetters, Math.floor(now / 60_000)], () => {
+			this.deadEl.setAttr("data-count", String(state.deadLetterCount));
+			this.deadEl.toggleClass("a2a-has-dead", state.deadLetterCount > 0);
+			const countEl = this.deadEl.querySelector<HTMLElement>(".a2a-dead-count");
+			if (countEl) setTextIfChanged(countEl, String(state.deadLetterCount));
+			renderDeadLetters(this.deadListEl, state.deadLetterCount, state.deadLetters, now);
+		});
+		this.part("recent", [state.recent, state.registryExists], () => renderDecisions(this.recentListEl, state.recent, state.registryExists));
+	}
+
+	private part(name: string, shows: unknown, render: () => void): void {
+		const signature = JSON.stringify(shows);
+		if (this.shown.get(name) === signature) return;
+		this.shown.set(name, signature);
+		render();
+	}
+
+	/** Which device routes, and a warning when two devices both believe they do. */
+	private renderRouter(state: FlowState): void {
+		this.routerEl.empty();
+		const { router } = state;
+		const holder = router.holderName;
+		let text: string = VIEW_TEXT.noRouter;
+		if (router.held) text = VIEW_TEXT.routesHere(holder ?? "");
+		else if (holder) text = VIEW_TEXT.routesElsewhere(holder);
+		else if (router.standby) text = router.standby;
+		this.routerEl.createSpan({ cls: "a2a-router-text", text: `${VIEW_TEXT.router}: ${text}` });
+		this.routerEl.toggleClass("is-routing", router.held);
+		if (state.leaseConflict) this.routerEl.createDiv({ cls: "a2a-router-warning", text: VIEW_TEXT.twoRouters, attr: { role: "alert" } });
+	}
+
+	private renderEmpty(state: FlowState): void {
+		this.emptyEl.empty();
 		if (!state.registryExists) {
-			setTextIfChanged(this.emptyEl, 'No registry yet: run Initialize A2A vault. It creates registry.yaml with example groups and their folders.');
-			setHidden(this.emptyEl, false);
+			this.emptyEl.createDiv({ text: VIEW_TEXT.noRegistry });
+			actionButton(this.emptyEl, "init-vault", COMMAND_NAMES.initVault, "mod-cta");
 		} else if (state.groups.length === 0) {
-			setTextIfChanged(this.emptyEl, `No groups in the registry yet: add them under groups in ${state.registryPath}.`);
-			setHidden(this.emptyEl, false);
-		} else setHidden(this.emptyEl, true);
-		this.renderErrors(state);
-		this.renderQueues(state.groups);
-		this.renderDeadLetters(state.deadLetterCount, state.deadLetters);
-		this.renderRecent(state.recent, state.registryExists);
+			this.emptyEl.createDiv({ text: VIEW_TEXT.noGroups(state.registryPath) });
+			actionButton(this.emptyEl, "open-settings", "Open settings");
+		}
+		setHidden(this.emptyEl, state.registryExists && state.groups.length > 0);
 	}
 
 	private renderErrors(state: FlowState): void {
@@ -80,16 +102,36 @@ export class MessageFlowPanel {
 		setHidden(this.errorsEl, state.registryErrors.length === 0);
 		if (state.registryErrors.length === 0) return;
 		const head = this.errorsEl.createDiv({ cls: "a2a-registry-errors-title" });
-		head.appendText(`The registry has ${state.registryErrors.length === 1 ? "a problem" : `${state.registryErrors.length} problems`}; fix `);
-		noteLink(head, state.registryPath, state.registryPath);
-		head.appendText(" and save it (the entries it names are ignored until then):");
+		head.appendText(VIEW_TEXT.registryProblems(state.registryErrors.length));
+		noteLink(head, { path: state.registryPath }, state.registryPath);
+		head.appendText(VIEW_TEXT.registryProblemsAfter);
 		const list = this.errorsEl.createEl("ul", { cls: "a2a-registry-error-list" });
 		for (const error of state.registryErrors) list.createEl("li", { text: error });
 	}
 
+	/** The count cells of the queue table, by group and column: counts change in place, the table is rebuilt only for other groups. */
+	private queueCells = new Map<string, Map<string, HTMLElement>>();
+
 	private renderQueues(groups: GroupQueue[]): void {
-		this.queuesEl.empty();
 		setHidden(this.queuesEl, groups.length === 0);
+		const sameGroups = [...this.queueCells.keys()].join("\n") === groups.map((g) => g.group).join("\n");
+		if (!sameGroups) this.buildQueueTable(groups);
+		for (const group of groups) {
+			const cells = this.queueCells.get(group.group);
+			for (const column of QUEUE_COLUMNS) {
+				const td = cells?.get(column.key);
+				if (!td) continue;
+				const value = group[column.key];
+				setTextIfChanged(td, String(value));
+				td.toggleClass("a2a-zero", value === 0);
+				td.toggleClass("a2a-overdue", value !== 0 && column.key === "overdue");
+			}
+		}
+	}
+
+	private buildQueueTable(groups: GroupQueue[]): void {
+		this.queuesEl.empty();
+		this.queueCells = new Map();
 		if (groups.length === 0) return;
 		const table = this.queuesEl.createEl("table", { cls: "a2a-queue-table" });
 		const headRow = table.createEl("thead").createEl("tr");
@@ -99,55 +141,9 @@ export class MessageFlowPanel {
 		for (const group of groups) {
 			const tr = body.createEl("tr", { attr: { "data-group": group.group } });
 			tr.createEl("th", { cls: "a2a-queue-group", text: group.group, attr: { scope: "row" } });
-			for (const column of QUEUE_COLUMNS) {
-				const value = group[column.key];
-				const td = tr.createEl("td", { cls: "a2a-num", text: String(value), attr: { "data-count": column.count } });
-				if (value === 0) td.addClass("a2a-zero");
-				else if (column.key === "overdue") td.addClass("a2a-overdue");
-			}
-		}
-	}
-
-	private renderDeadLetters(count: number, entries: DeadLetterRow[]): void {
-		this.deadEl.setAttr("data-count", String(count));
-		this.deadEl.toggleClass("a2a-has-dead", count > 0);
-		const countEl = this.deadEl.querySelector<HTMLElement>(".a2a-dead-count");
-		if (countEl) setTextIfChanged(countEl, String(count));
-		setTextIfChanged(this.deadTitleEl, "Dead letters");
-		this.deadListEl.empty();
-		if (count === 0) {
-			this.deadListEl.createDiv({ cls: "a2a-empty", text: "No dead letters: every message found its way." });
-			return;
-		}
-		for (const entry of entries) {
-			const item = this.deadListEl.createDiv({ cls: "a2a-dead-item", attr: { "data-path": entry.path } });
-			noteLink(item, entry.path, basename(entry.path), "a2a-dead-link");
-			item.createSpan({ cls: "a2a-error-code", text: entry.errorCode ?? "no error code" });
-			if (entry.errorMessage) item.setAttr("title", entry.errorMessage);
-		}
-		if (count > entries.length) this.deadListEl.createDiv({ cls: "a2a-more", text: `and ${count - entries.length} more in the dead-letter folder` });
-	}
-
-	private renderRecent(recent: RoutingDecision[], registryExists: boolean): void {
-		this.recentListEl.empty();
-		if (recent.length === 0) {
-			this.recentListEl.createDiv({
-				cls: "a2a-empty",
-				text: registryExists
-					? "No routing decisions yet: a note written to a group's outbox is routed and shows up here."
-					: "Routing starts once the registry exists.",
-			});
-			return;
-		}
-		for (const d of recent) {
-			const item = this.recentListEl.createDiv({ cls: "a2a-decision", attr: { "data-outcome": d.outcome } });
-			item.createSpan({ cls: "a2a-decision-time", text: timeOfDay(d.time) });
-			item.createSpan({ cls: `a2a-outcome a2a-outcome-${d.outcome}`, text: d.outcome.replace("_", " ") });
-			noteLink(item, d.path, basename(d.path), "a2a-decision-link");
-			if (d.error_code) item.createSpan({ cls: "a2a-error-code", text: d.error_code });
-			const route = d.source_group || d.target_group ? `${d.source_group ?? "?"} → ${d.target_group ?? "?"}` : "";
-			const title = [route, d.reason].filter((t) => t).join(": ");
-			if (title) item.setAttr("title", title);
+			const cells = new Map<string, HTMLElement>();
+			for (const column of QUEUE_COLUMNS) cells.set(column.key, tr.createEl("td", { cls: "a2a-num", attr: { "data-count": column.count } }));
+			this.queueCells.set(group.group, cells);
 		}
 	}
 }

@@ -1,5 +1,6 @@
 import { GROUPINGS, isGrouping } from "./agent-sections";
 import type { Grouping } from "./agent-sections";
+import { VIEW_TEXT } from "../strings";
 
 // The filter box and the grouping dropdown. Both are native controls, so they work from the
 // keyboard; Escape in the filter box clears it.
@@ -21,8 +22,8 @@ export class Toolbar {
 		this.filterEl = this.el.createEl("input", {
 			cls: "a2a-filter",
 			type: "search",
-			placeholder: "Filter agents",
-			attr: { "aria-label": "Filter agents by name, role, group, status or last action", spellcheck: "false" },
+			placeholder: VIEW_TEXT.filterPlaceholder,
+			attr: { "aria-label": VIEW_TEXT.filterLabel, spellcheck: "false" },
 		});
 		this.filterEl.value = query;
 		this.filterEl.addEventListener("input", () => handlers.onFilter(this.filterEl.value));
@@ -33,7 +34,7 @@ export class Toolbar {
 			this.setFilter("");
 			handlers.onFilter("");
 		});
-		this.groupingEl = this.el.createEl("select", { cls: "dropdown a2a-grouping", attr: { "aria-label": "Group agents" } });
+		this.groupingEl = this.el.createEl("select", { cls: "dropdown a2a-grouping", attr: { "aria-label": VIEW_TEXT.groupAgents } });
 		for (const option of GROUPINGS) this.groupingEl.createEl("option", { value: option, text: GROUPING_LABELS[option] });
 		this.groupingEl.value = grouping;
 		this.groupingEl.addEventListener("change", () => {

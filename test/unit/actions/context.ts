@@ -6,6 +6,7 @@ import { MessageIndex, entryFromRaw } from "../../../src/core/message-index";
 import type { IndexEntry } from "../../../src/core/message-index";
 import { readRawMessage } from "../../../src/core/message-parse";
 import { serialiseMessage } from "../../../src/core/message-serialise";
+import { stampDeliveredRequest, stampNoteText } from "../../../src/core/stamps";
 import { parseRegistry } from "../../../src/core/registry";
 import type { RoutingContext } from "../../../src/core/routing";
 
@@ -26,7 +27,12 @@ export function routingContext(registryText = EXAMPLE_REGISTRY): RoutingContext 
 /** A request note indexed in the inbox of its target group, as delivered. */
 export function deliveredRequest(ctx: RoutingContext, draft: Partial<RequestDraft> = {}): { entry: IndexEntry; text: string } {
 	const message = buildRequest({ from: BACKEND, to: FRONTEND, type: "query", question: "Which fields?", ...draft }, NOW - 60_000);
-	const text = serialiseMessage(message);
+	const target = message.envelope.target_group;
+	// Stamped as the router stamps a delivery: only a stamped note in an inbox was delivered.
+	const stamped = stampNoteText(serialiseMessage(message), "request.md", "flat", (fm) =>
+		stampDeliveredRequest(fm, { target, now: NOW - 60_000, settings: ctx.registry.communication, route: [message.envelope.source_group, target], fallbackId: "unused" }),
+	);
+	const text = stamped.text;
 	const path = `${ctx.layout.box(message.envelope.target_group, "inbox")}/request.md`;
 	const read = readRawMessage(text, path);
 	if (!read.ok) throw new Error(read.reason);

@@ -24,7 +24,8 @@ describe("planForward", () => {
 		if (!planned.ok) throw new Error(JSON.stringify(planned.errors));
 		expect(planned.warning).toBeNull();
 		expect(planned.folder).toBe(`A2A/groups/${FRONTEND}/outbox`);
-		expect(readFrontmatter(planned.text)).toMatchObject({ source_group: FRONTEND, target_group: DEVOPS, trace_id: request.envelope.trace_id, hop_count: 1, route: [BACKEND, FRONTEND] });
+		// The forward continues the forwarded request (its parent): the router extends that request's route.
+		expect(readFrontmatter(planned.text)).toMatchObject({ source_group: FRONTEND, target_group: DEVOPS, trace_id: request.envelope.trace_id, hop_count: 1, parent_id: request.envelope.message_id });
 	});
 
 	it("warns of a cycle and of the hop limit before anything is written", () => {

@@ -23,19 +23,26 @@ describe("initVault", () => {
 			"A2A/log",
 			...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((box) => `A2A/groups/${g}/${box}`)),
 		]);
-		expect(describeInit(first)).toBe("Created registry.yaml and 18 folders in A2A (5 groups).");
+		expect(first.bases).toEqual(["A2A/Messages.base", "A2A/Agents.base"]);
+		expect(vault.readRaw("A2A/Messages.base")).toContain('- file.inFolder("A2A")');
+		expect(vault.readRaw("A2A/Messages.base")).toContain("name: Dead letters");
+		expect(vault.readRaw("A2A/Agents.base")).toContain('- file.inFolder("A2A/agents")');
+		expect(describeInit(first)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
 		const again = await initVault(vault, "A2A");
-		expect(again).toMatchObject({ registryCreated: false, folders: [] });
+		expect(again).toMatchObject({ registryCreated: false, folders: [], bases: [] });
 		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
 	});
 
 	it("keeps a registry that exists, and says what is wrong with it", async () => {
 		const vault = new MemoryActionVault();
 		vault.writeRaw("Team/registry.yaml", "groups:\n  red: {}\n  'bad id': {}\n");
+		vault.writeRaw("Team/Agents.base", "my own base\n");
 		const result = await initVault(vault, "Team");
 		expect(vault.readRaw("Team/registry.yaml")).toBe("groups:\n  red: {}\n  'bad id': {}\n");
+		expect(vault.readRaw("Team/Agents.base")).toBe("my own base\n");
+		expect(result.bases).toEqual(["Team/Messages.base"]);
 		expect(result.folders).toEqual(["Team/agents", "Team/dead-letter", "Team/log", "Team/groups/red/inbox", "Team/groups/red/outbox", "Team/groups/red/archive"]);
-		expect(describeInit(result)).toMatch(/^Created 6 folders in Team \(1 groups\)\. The registry has problems: groups\.bad id: /);
+		expect(describeInit(result)).toMatch(/^Created 6 folders and 1 base in Team \(1 groups\)\. The registry has problems: groups\.bad id: /);
 	});
 });
 

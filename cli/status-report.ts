@@ -1,0 +1,110 @@
+import { isStale } from "../src/core/agent";
+import type { AgentRecord } from "../src/core/agent";
+import { parseLease } from "../src/core/lease";
+import { queueSummary } from "../src/core/queues";
+import type { GroupQueue } from "../src/core/queues";
+import { refreshIndex } from "../src/router/index-refresh";
+import { scanAgents } from "./agent-scan";
+import { readPluginSettings } from "./plugin-settings";
+import type { Session } from "./session";
+
+// What `a2a status --json` prints and the MCP tool `relay_status` returns: every agent (status,
+// progress, last action, stale), every group's queue counts, and a summary line.
+
+export interface AgentRow {
+	type: "agent";
+	name: string;
+	path: string;
+	status: string;
+	progress: number | null;
+	last_action: string | null;
+	result: string | null;
+	error: string | null;
+	group: string | null;
+	updated: string | null;
+	stale: boolean;
+}
+
+export interface GroupRow {
+	type: "group";
+	group: string;
+	inbox: number;
+	outbox: number;
+	archive: number;
+	in_flight: number;
+	overdue: number;
+}
+
+export interface SummaryRow {
+	type: "summary";
+	agents: number;
+	groups: number;
+	dead_letters: number;
+	registry_errors: number;
+	/** Who routes this vault, from the lease note (null when no router ever did). */
+	router: { device: string; name: string; renewed: string; released: boolean } | null;
+	/** Things worth knowing about the registry (both forms present, a form a sync service may not carry). */
+	registry_warnings: string[];
+}
+
+export interface StatusReport {
+	agents: AgentRow[];
+	groups: GroupRow[];
+	summary: SummaryRow;
+	/** The records behind the agent rows (for the text table). */
+	records: AgentRecord[];
+	queues: GroupQueue[];
+	/** Agent notes whose frontmatter does not parse. */
+	unreadable: string[];
+}
+
+/**
+ * The registry's warnings, and one more when it is a .yaml file: Obsidian Sync carries .yaml files
+ * only with "Sync other file types" on (a2a init --registry-note writes the note form).
+ */
+async function registryWarnings(session: Pick<Session, "router" | "vault">): Promise<string[]> {
+	const { router, vault } = session;
+	const warnings = [...router.registry.warnings];
+	if ((await vault.stat(router.layout.registryPath)) && !(await vault.stat(router.layout.registryNotePath))) {
+		warnings.push(`${router.layout.registryPath} is a .yaml file: Obsidian Sync carries it only with "Sync other file types" on; the note ${router.layout.registryNotePath} (same mapping in its frontmatter) is carried by every sync service`);
+	}
+	return warnings;
+}
+
+/** Where agent notes are: the root's agents folder (new notes go there), the plugin's extra agent folders, then `extra`. */
+export async function agentFolders(session: Pick<Session, "router" | "vault">, extra: string[] = []): Promise<string[]> {
+	const shared = await readPluginSettings(session.vault.dir);
+	return [session.router.layout.agentsFolder, ...shared.extraAgentFolders, ...extra];
+}
+
+export async function statusReport(session: Pick<Session, "router" | "vault">, agentFolders: string[], staleMinutes: number, now: number): Promise<StatusReport> {
+	const { router, vault } = session;
+	const { agents, unreadable } = await scanAgents(vault, agentFolders);
+	await refreshIndex(router);
+	const queues = queueSummary(router.index, router.layout, now);
+	const agentRows: AgentRow[] = agents.map((a) => ({
+		type: "agent",
+		name: a.name,
+		path: a.path,
+		status: a.status,
+		progress: a.progress ?? null,
+		last_action: a.lastAction ?? null,
+		result: a.result ?? null,
+		error: a.error ?? null,
+		group: a.group ?? null,
+		updated: a.updatedAt !== undefined ? new Date(a.updatedAt).toISOString() : null,
+		stale: isStale(a, now, staleMinutes * 60000),
+	}));
+	const groupRows: GroupRow[] = queues.groups.map((q) => ({ type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue }));
+	const lease = parseLease((await vault.read(router.layout.leasePath))?.text ?? null);
+	const summary: SummaryRow = {
+		type: "summary",
+		agents: agents.length,
+		groups: queues.groups.length,
+		dead_letters: queues.deadLetters,
+		registry_errors: router.registry.errors.length,
+		router: lease ? { device: lease.device, name: lease.name, renewed: lease.renewed, released: lease.released } : null,
+		registry_warnings: await registryWarnings(session),
+	};
+	return { agents: agentRows, groups: groupRows, summary, records: agents, queues: queues.groups, unreadable };
+}

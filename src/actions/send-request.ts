@@ -1,0 +1,108 @@
+import { buildRequest, messageFileName } from "../core/compose";
+import { unknownGroupReason } from "../core/group-reasons";
+import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
+import { serialiseMessage } from "../core/message-serialise";
+import { checkOutgoing, refusal } from "../core/outgoing";
+import { PRIORITIES, REQUEST_TYPES } from "../core/protocol";
+import type { Priority, RequestType } from "../core/protocol";
+import { parentOf } from "../core/routing";
+import { oneLine } from "../core/text";
+import { refreshIndex } from "../router/index-refresh";
+import { Refused } from "../router/refused";
+import type { Router } from "../router/router";
+import { createUnderFreeName } from "./write-note";
+
+// An agent sends a request (`a2a send`, the MCP tool `send_request`): checked the way the router will
+// check it (same words), then written into the sender's outbox in one atomic step. A request that
+// continues a conversation names its trace or its parent (the request its sender is handling); the
+// rest (trace, parent, hop count) is taken from that parent. Refusals name the field at fault with
+// the protocol's field names; nothing is written then.
+
+export interface SendInput {
+	from: string;
+	to: string;
+	type: string;
+	question?: string;
+	context?: string;
+	task?: string;
+	artifacts?: string[];
+	priority?: string;
+	timeoutSeconds?: number;
+	traceId?: string;
+	hopCount?: number;
+	parentId?: string;
+}
+
+export interface SentRequest {
+	path: string;
+	message_id: string;
+	trace_id: string;
+	hop_count: number;
+	parent_id: string | null;
+}
+
+function knownGroup(router: Router, id: string, field: string): string {
+	if (router.layout.hasGroup(id)) return id;
+	throw new Refused(unknownGroupReason(oneLine(id, 80), router.layout.groupIds()), field);
+}
+
+function checkInput(router: Router, input: SendInput): void {
+	knownGroup(router, input.from, "from");
+	knownGroup(router, input.to, "to");
+	if (!(REQUEST_TYPES as readonly string[]).includes(input.type)) throw new Refused(`must be one of ${REQUEST_TYPES.join(", ")}, got "${oneLine(input.type, 40)}"`, "type");
+	if (input.priority !== undefined && !(PRIORITIES as readonly string[]).includes(input.priority)) throw new Refused(`must be one of ${PRIORITIES.join(", ")}, got "${oneLine(input.priority, 40)}"`, "priority");
+	if (input.traceId !== undefined && !isUuidShaped(input.traceId)) throw new Refused(`must be a UUID (8-4-4-4-12 hex digits), got "${oneLine(input.traceId, 60)}"`, "trace_id");
+	if (input.hopCount !== undefined && input.traceId === undefined) throw new Refused("goes with trace_id (the conversation it continues)", "hop_count");
+	if (input.parentId !== undefined && !isAcceptableMessageId(input.parentId)) throw new Refused(`must be a message_id, got "${oneLine(input.parentId, 60)}"`, "parent_id");
+	if (input.timeoutSeconds !== undefined && !(Number.isInteger(input.timeoutSeconds) && input.timeoutSeconds >= 1)) throw new Refused(`must be a whole number of seconds >= 1, got ${input.timeoutSeconds}`, "timeout_seconds");
+	const said = [input.question, input.task, input.context].some((t) => t !== undefined && t.trim() !== "") || (input.artifacts ?? []).some((a) => a.trim() !== "");
+	if (!said) throw new Refused("say what you need: give a question, a task, a context or an artifact", "question");
+}
+
+export async function sendRequest(router: Router, input: SendInput): Promise<SentRequest> {
+	checkInput(router, input);
+	await refreshIndex(router);
+	// The registry may have changed meanwhile: check the groups against the one just read.
+	checkInput(router, input);
+	let { traceId, hopCount, parentId } = input;
+	if (traceId !== undefined || parentId !== undefined) {
+		let parent = parentOf(router.index, traceId ?? "", input.from, parentId);
+		// A parent delivered a moment ago may not be indexed yet by a cheap refresh: look at everything then.
+		if (parent === "missing") {
+			await refreshIndex(router, { thorough: true });
+			parent = parentOf(router.index, traceId ?? "", input.from, parentId);
+		}
+		if (parent === "missing") throw new Refused(`no request with message_id "${parentId ?? ""}" was delivered to ${input.from}: give the id of a request ${input.from} is handling, or leave it out`, "parent_id");
+		if (parent) {
+			traceId ??= parent.traceId;
+			parentId ??= parent.messageId;
+			hopCount ??= (parent.hopCount ?? 0) + 1;
+		}
+	}
+	const now = router.now();
+	const message = buildRequest(
+		{
+			from: input.from,
+			to: input.to,
+			type: input.type as RequestType,
+			question: input.question,
+			context: input.context,
+			task: input.task,
+			artifacts: input.artifacts ?? [],
+			priority: input.priority as Priority | undefined,
+			timeoutSeconds: input.timeoutSeconds,
+			traceId,
+			hopCount,
+			parentId,
+		},
+		now,
+	);
+	const text = serialiseMessage(message);
+	const check = checkOutgoing(text, input.from, router.context());
+	const refused = refusal(check);
+	if (refused !== null) throw new Refused(refused);
+	const folder = router.layout.box(input.from, "outbox") as string;
+	const path = await createUnderFreeName(router.port, folder, messageFileName(message, now), text);
+	const env = message.envelope;
+	return { path, message_id: env.message_id as string, trace_id: env.trace_id, hop_count: env.hop_count, parent_id: env.parent_id ?? null };
+}

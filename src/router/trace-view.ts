@@ -1,0 +1,60 @@
+import { isUuidShaped } from "../core/ids";
+import type { IndexEntry } from "../core/message-index";
+import { readRawMessage } from "../core/message-parse";
+import { MAX_NOTE_BYTES } from "../core/protocol";
+import { oneLine } from "../core/text";
+import { refreshIndex } from "./index-refresh";
+import { outboxEntries } from "./message-lookup";
+import { placeOf, summaryOf } from "./message-view";
+import type { MessageSummary, Where } from "./message-view";
+import { Refused } from "./refused";
+import type { Router } from "./router";
+
+// `a2a trace` and `get_trace`: every message of one conversation in the order it happened, each
+// with where it is now (an inbox, an outbox, an archive, the dead-letter folder).
+
+export interface TraceMessage extends MessageSummary {
+	where: Where;
+	/** The group whose box holds the note now (null in the dead-letter folder). */
+	group: string | null;
+	parent_id: string | null;
+	hop_count: number | null;
+	delivered_at: string | null;
+}
+
+export interface TraceView {
+	trace_id: string;
+	messages: TraceMessage[];
+}
+
+/** When a message took its place in the conversation: delivered, else written, else given up on. */
+const when = (e: IndexEntry): string => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
+
+export async function traceMessages(router: Router, traceId: string): Promise<TraceView> {
+	if (!isUuidShaped(traceId)) {
+		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
+	}
+	// Outboxes first: a note the router carries on meanwhile is then found in the index, where it went.
+	const waiting = (await outboxEntries(router)).filter((e) => e.traceId === traceId && e.kind !== null);
+	await refreshIndex(router);
+	const indexed = router.index.inTrace(traceId).filter((e) => e.kind !== null);
+	const known = new Set(indexed.map((e) => e.messageId));
+	const entries = [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
+	if (entries.length === 0) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
+	entries.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a.path < b.path ? -1 : 1));
+	const messages: TraceMessage[] = [];
+	for (const entry of entries) {
+		const read = await router.port.read(entry.path, { maxBytes: MAX_NOTE_BYTES });
+		const parsed = read ? readRawMessage(read.text, entry.path) : null;
+		const place = placeOf(entry.path, entry.location);
+		messages.push({
+			...summaryOf(entry, parsed?.ok ? parsed.raw.payload : {}),
+			where: place.where,
+			group: place.group,
+			parent_id: entry.parentId ?? null,
+			hop_count: entry.hopCount ?? null,
+			delivered_at: entry.deliveredAt ?? null,
+		});
+	}
+	return { trace_id: traceId, messages };
+}

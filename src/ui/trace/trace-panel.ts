@@ -1,0 +1,71 @@
+import { Component, MarkdownRenderer } from "obsidian";
+import type { App } from "obsidian";
+import type { IndexEntry } from "../../core/message-index";
+import { basename } from "../../core/paths";
+import { traceMermaid, traceSteps } from "../../core/trace-diagram";
+import { noteLink } from "../note-links";
+import { STATE_WORDS, VIEW_TEXT } from "../strings";
+import { clockTime, noteTime, timeEl } from "../time-format";
+
+// The picture of one conversation: a sequence diagram (Mermaid, drawn by Obsidian's own renderer)
+// and below it one row per message, in order, each linking to its note where it is now.
+
+export class TracePanel {
+	private diagram: Component | null = null;
+	private signature = "";
+
+	constructor(
+		private readonly app: App,
+		private readonly owner: Component,
+		private readonly el: HTMLElement,
+	) {}
+
+	/** The next render draws again even when nothing changed (the theme did: Mermaid's colours follow it). */
+	invalidate(): void {
+		this.signature = "";
+	}
+
+	/** Draws the trace (nothing when it did not change since the last call). */
+	async render(traceId: string | null, entries: readonly IndexEntry[], currentPath: string | null): Promise<void> {
+		const signature = JSON.stringify([traceId, currentPath, entries]);
+		if (signature === this.signature) return;
+		this.signature = signature;
+		this.el.empty();
+		if (this.diagram) this.owner.removeChild(this.diagram);
+		this.diagram = null;
+		if (traceId === null) {
+			this.el.createDiv({ cls: "a2a-empty", text: VIEW_TEXT.noTraceHere });
+			return;
+		}
+		this.el.createEl("p", { cls: "a2a-trace-summary", text: VIEW_TEXT.traceSummary(traceId, traceSteps(entries).length) });
+		const picture = this.el.createDiv({ cls: "a2a-trace-diagram" });
+		this.diagram = this.owner.addChild(new Component());
+		const source = traceMermaid(entries, (iso) => {
+			const ms = noteTime(iso);
+			return ms === null ? iso : clockTime(ms);
+		});
+		await MarkdownRenderer.render(this.app, `\`\`\`mermaid\n${source}\n\`\`\``, picture, currentPath ?? "", this.diagram);
+		this.renderList(entries, currentPath);
+	}
+
+	private renderList(entries: readonly IndexEntry[], currentPath: string | null): void {
+		const list = this.el.createEl("ol", { cls: "a2a-trace-list" });
+		const now = Date.now();
+		for (const step of traceSteps(entries)) {
+			const e = step.entry;
+			const row = list.createEl("li", { cls: "a2a-trace-row", attr: { "data-path": e.path, "data-kind": e.kind ?? "" } });
+			if (e.path === currentPath) row.addClass("is-current");
+			const head = row.createDiv({ cls: "a2a-trace-title" });
+			head.createSpan({ cls: "a2a-trace-route", text: `${step.from} → ${step.to}` });
+			head.createSpan({ cls: "a2a-trace-what", text: step.what });
+			const state = e.state ?? (step.marks.includes("not routed yet") ? "pending" : "");
+			if (state) head.createSpan({ cls: `a2a-chip a2a-state a2a-state-${state}`, text: STATE_WORDS[state] ?? state });
+			for (const mark of step.marks) if (mark === "late" || mark.startsWith("attempt")) head.createSpan({ cls: `a2a-chip a2a-mark a2a-mark-${mark.split(" ")[0]}`, text: mark });
+			const details = row.createDiv({ cls: "a2a-trace-detail" });
+			const ms = noteTime(step.time);
+			if (ms !== null) timeEl(details, ms, now);
+			noteLink(details, { messageId: e.messageId, path: e.path, name: basename(e.path) }, basename(e.path), "a2a-trace-link");
+			if (e.errorCode) row.createDiv({ cls: "a2a-trace-error", text: `${e.errorCode}${e.errorMessage ? `: ${e.errorMessage}` : ""}` });
+		}
+	}
+}

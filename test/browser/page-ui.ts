@@ -1,0 +1,137 @@
+// Page helpers for the browser test's checks of the plugin's UI surfaces (test/browser/ui-checks.mjs):
+// the trace view with its Mermaid diagram, the reading view of a message, the sidebar's header
+// actions and a row's context menu, and the tap targets at phone width. They use the host that
+// page.ts started (window.a2a).
+import type { FakeHost } from "../../test-support/fake-obsidian/host";
+import { shownMenu } from "../../test-support/fake-obsidian/menu";
+
+export interface UiPageApi {
+	/**
+	 * Plays a conversation on the trace of a delivered request, as agents would write it: the
+	 * target forwards it to a third group, which answers; then the target answers the requester.
+	 * Resolves when the router has delivered all of it.
+	 */
+	converse(requestPath: string): Promise<number>;
+	/** A delivered request in a group's inbox (the first one), or null. */
+	deliveredRequest(): string | null;
+	/** Opens the note and runs Show trace; resolves when the diagram is drawn. */
+	showTrace(path: string): Promise<{ svg: boolean; rows: number; text: string }>;
+	/** Tells the views the theme changed (Obsidian's css-change); resolves when redrawn. */
+	themeChanged(): Promise<void>;
+	/** Renders the note as the reading view does, in the root split; returns the header's text. */
+	readingView(path: string): Promise<string>;
+	/** The labels of the agent status view's header actions. */
+	headerActions(): string[];
+	/** Right-clicks the first routing decision's link; returns the menu's titles. */
+	openRowMenu(): string[];
+	closeMenu(): void;
+	/** The smallest height, in px, of every tap target of the sidebar (visible links, buttons, fields). */
+	tapTargets(): { min: number; count: number; smallest: string[] };
+}
+
+declare global {
+	interface Window {
+		a2aUi: UiPageApi;
+	}
+}
+
+const host = (): FakeHost => (window as unknown as { a2a: { host: FakeHost } }).a2a.host;
+const settle = (): Promise<void> => (window as unknown as { a2a: { settle(): Promise<void> } }).a2a.settle();
+
+async function until(probe: () => boolean, ms = 5000): Promise<void> {
+	const start = performance.now();
+	while (!probe() && performance.now() - start < ms) await new Promise((r) => setTimeout(r, 20));
+}
+
+const traceContent = (): HTMLElement | null => document.querySelector('.workspace-leaf-content[data-type="a2a-trace"] .view-content');
+
+function fm(path: string): Record<string, unknown> {
+	return (host().fakeApp.metadataCache.getCache(path)?.frontmatter ?? {}) as Record<string, unknown>;
+}
+
+function noteText(fields: Record<string, string | number>, body: string): string {
+	return `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${typeof v === "number" ? v : JSON.stringify(v)}`).join("\n")}\n---\n\n${body}\n`;
+}
+
+async function routed(count: number, traceId: string): Promise<number> {
+	const relay = (window as unknown as { a2a: { host: FakeHost } }).a2a.host.plugins[0] as unknown as { parts: { relay: { router: { index: { inTrace(id: string): { deliveredAt?: string }[] } } } } };
+	const delivered = () => relay.parts.relay.router.index.inTrace(traceId).filter((e) => e.deliveredAt !== undefined).length;
+	await until(() => delivered() >= count, 15_000);
+	await settle();
+	return delivered();
+}
+
+window.a2aUi = {
+	async converse(requestPath) {
+		const request = fm(requestPath);
+		const traceId = String(request.trace_id);
+		const from = String(request.source_group);
+		const to = String(request.target_group);
+		const third = "30-devops-group";
+		const forwardId = "browser-forward-1";
+		await host().externalWrite(
+			`A2A/groups/${to}/outbox/ask-devops.md`,
+			noteText({ message_id: forwardId, trace_id: traceId, parent_id: String(request.message_id), hop_count: 1, source_group: to, target_group: third, request_type: "task", priority: "medium" }, "## Task\nWhich fields does the API validate?\n"),
+		);
+		await routed(2, traceId);
+		await host().externalWrite(
+			`A2A/groups/${third}/outbox/devops-answer.md`,
+			noteText({ message_id: "browser-answer-1", trace_id: traceId, in_reply_to: forwardId, source_group: third, target_group: to, status: "success" }, "## Answer\nemail and password\n"),
+		);
+		await routed(3, traceId);
+		await host().externalWrite(
+			`A2A/groups/${to}/outbox/answer.md`,
+			noteText({ message_id: "browser-answer-2", trace_id: traceId, in_reply_to: String(request.message_id), source_group: to, target_group: from, status: "success" }, "## Answer\nemail, password and name\n"),
+		);
+		return routed(4, traceId);
+	},
+	deliveredRequest() {
+		const files = host().fakeApp.vault.getFiles().map((f) => f.path);
+		return files.find((p) => /^A2A\/groups\/[^/]+\/inbox\//.test(p) && !p.includes("error")) ?? null;
+	},
+	async showTrace(path) {
+		await host().setActiveFile(host().file(path));
+		host().executeCommand("a2a-relay:show-trace");
+		await settle();
+		await until(() => !!traceContent()?.querySelector(".mermaid svg"));
+		const el = traceContent();
+		return { svg: !!el?.querySelector(".mermaid svg"), rows: el?.querySelectorAll(".a2a-trace-row").length ?? 0, text: el?.textContent ?? "" };
+	},
+	async themeChanged() {
+		const before = traceContent()?.querySelector(".mermaid svg");
+		host().fakeApp.workspace.trigger("css-change");
+		await settle();
+		await until(() => {
+			const now = traceContent()?.querySelector(".mermaid svg");
+			return !!now && now !== before;
+		});
+	},
+	async readingView(path) {
+		for (const old of Array.from(document.querySelectorAll(".fake-reading-view"))) old.remove();
+		const el = await host().renderReadingView(path);
+		return el.querySelector(".a2a-message-header")?.textContent ?? "";
+	},
+	headerActions() {
+		return Array.from(document.querySelectorAll('.workspace-leaf-content[data-type="a2a-agent-status"] .view-actions .view-action')).map((el) => el.getAttribute("aria-label") ?? "");
+	},
+	openRowMenu() {
+		const link = document.querySelector<HTMLElement>(".a2a-status-view .a2a-decision a.a2a-note-link");
+		const rect = link?.getBoundingClientRect();
+		link?.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true, clientX: (rect?.left ?? 0) + 20, clientY: (rect?.bottom ?? 0) + 2 }));
+		return shownMenu()?.titles ?? [];
+	},
+	closeMenu() {
+		shownMenu()?.hide();
+	},
+	tapTargets() {
+		const view = document.querySelector(".a2a-status-view");
+		const targets = Array.from(view?.querySelectorAll<HTMLElement>("a.a2a-note-link, button, select, input, summary") ?? []).filter((el) => el.getClientRects().length > 0);
+		const sized = targets.map((el) => ({ el, h: el.getBoundingClientRect().height }));
+		sized.sort((a, b) => a.h - b.h);
+		return {
+			min: sized[0]?.h ?? 0,
+			count: sized.length,
+			smallest: sized.slice(0, 3).map(({ el, h }) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} ${h.toFixed(1)}px`),
+		};
+	},
+};

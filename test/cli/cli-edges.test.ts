@@ -1,0 +1,101 @@
+import { spawnSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { useCliBundle } from "../helpers/cli-process";
+import { REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
+import type { TempVault } from "../helpers/temp-vault";
+
+// Small edges of the command line that a newcomer or a script meets first.
+
+const cli = useCliBundle();
+const vaults: TempVault[] = [];
+async function tempVault(): Promise<TempVault> {
+	const v = await makeTempVault("a2a-edges-");
+	vaults.push(v);
+	return v;
+}
+afterEach(async () => {
+	await Promise.all(vaults.splice(0).map((v) => v.cleanup()));
+});
+
+describe("a2a init --vault DIR", () => {
+	it("creates DIR (and its parents) when it does not exist, then sets it up", async () => {
+		const v = await tempVault();
+		const dir = path.join(v.dir, "new", "vault");
+		const result = await a2a(dir, "init");
+		expect(result.stderr).toEqual([]);
+		expect(result.code).toBe(0);
+		expect(result.stdout[0]).toBe(`created folder ${dir}`);
+		expect(await v.exists("new/vault/A2A/registry.yaml")).toBe(true);
+		expect(await v.exists("new/vault/A2A/groups/10-backend-group/outbox")).toBe(true);
+	});
+
+	it("still refuses a vault path that is a file", async () => {
+		const v = await tempVault();
+		await v.write("not-a-folder", "x");
+		const result = await a2a(path.join(v.dir, "not-a-folder"), "init");
+		expect(result.code).toBe(2);
+		expect(result.stderr.join("\n")).toContain("is not a folder");
+	});
+
+	it("other commands do not create a missing vault: they say it does not exist", async () => {
+		const v = await tempVault();
+		const result = await a2a(path.join(v.dir, "typo"), "status");
+		expect(result.code).toBe(2);
+		expect(result.stderr.join("\n")).toContain("does not exist");
+		expect(await v.exists("typo")).toBe(false);
+	});
+});
+
+describe("a2a status --json | head -1", () => {
+	it("ends quietly with exit status 0 when the reader closes the pipe early", async () => {
+		const v = await tempVault();
+		await v.write("A2A/registry.yaml", REGISTRY);
+		// Far more output than a pipe holds, so the CLI is still writing when head has gone.
+		const agents = path.join(v.dir, "A2A", "agents");
+		await fs.mkdir(agents, { recursive: true });
+		await Promise.all(
+			Array.from({ length: 1500 }, (_, i) =>
+				fs.writeFile(path.join(agents, `agent-${i}.md`), `---\nagent_id: agent-${i}\nstatus: running\nprogress_percent: 10\nlast_action: ${"x".repeat(100)}\n---\n`),
+			),
+		);
+		const script = `"${process.execPath}" "${cli.path()}" status --json --vault "${v.dir}" | head -1; exit "\${PIPESTATUS[0]}"`;
+		const result = spawnSync("bash", ["-c", script], { encoding: "utf8", timeout: 30_000 });
+		expect(result.stderr).toBe("");
+		expect(result.status).toBe(0);
+		const lines = result.stdout.split("\n").filter(Boolean);
+		expect(lines).toHaveLength(1);
+		expect(JSON.parse(lines[0])).toMatchObject({ type: "agent" });
+	});
+});
+
+/** Splits one shell command line into words (double and single quotes, no expansions). */
+function shellWords(line: string): string[] {
+	const words: string[] = [];
+	const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+	for (const m of line.matchAll(pattern)) words.push(m[1] ?? m[2] ?? m[3]);
+	return words;
+}
+
+describe("the README's command-line examples", () => {
+	it("its `a2a agent set` lines follow the agent lifecycle: run in order on a fresh vault, no warning", async () => {
+		const readme = await fs.readFile(path.join(__dirname, "..", "..", "README.md"), "utf8");
+		const lines = readme
+			.split("\n")
+			.map((l) => l.trim().replace(/^npx (-p a2a-relay )?/, ""))
+			.filter((l) => /^a2a agent set /.test(l));
+		expect(lines.length).toBeGreaterThan(0);
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const home = os.homedir();
+		for (const line of lines) {
+			const words = shellWords(line.replace(/\s+#.*$/, "")).slice(1).map((w) => w.replace(/^~\/vault$/, v.dir).replace(/^~/, home));
+			const result = await a2a(v.dir, ...words);
+			expect({ line, code: result.code, stderr: result.stderr }).toEqual({ line, code: 0, stderr: [] });
+		}
+		const note = await v.frontmatter("A2A/agents/ui-explorer.md");
+		expect(note.status).toBe("running");
+	});
+});

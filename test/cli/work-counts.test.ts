@@ -1,0 +1,136 @@
+import fsModule from "node:fs";
+import { promises as fs } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { NodeVault } from "../../cli/node-vault";
+import { Router } from "../../src/router/router";
+import type { VaultPort } from "../../src/router/vault-port";
+import { BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";
+import type { TempVault } from "../helpers/temp-vault";
+
+// Guards against a change that multiplies the router's work (issue 13). They count work, never
+// time it: the port's calls and the file system's calls per routed note, and what an idle pass
+// reads on a vault with a long history. Figures and ratios of speed live in `npm run bench`.
+
+const A = "10-backend-group";
+const B = "20-frontend-group";
+const NOTES = 200;
+
+let v: TempVault;
+beforeEach(async () => {
+	v = await makeTempVault("a2a-counts-");
+	await v.write("A2A/registry.yaml", REGISTRY);
+	for (const g of [A, B]) for (const box of ["inbox", "outbox", "archive"] as const) await fs.mkdir(path.join(v.dir, BOX(g, box)), { recursive: true });
+	await fs.mkdir(path.join(v.dir, "A2A/dead-letter"), { recursive: true });
+});
+afterEach(async () => {
+	vi.restoreAllMocks();
+	syncBuiltinESMExports();
+	await v.cleanup();
+});
+
+/** The port, counting its calls by method (and the paths it read). */
+function counting(inner: VaultPort): { port: VaultPort; calls: Map<string, number>; reads: string[] } {
+	const calls = new Map<string, number>();
+	const reads: string[] = [];
+	const port = new Proxy(inner, {
+		get(target, prop, receiver) {
+			const value = Reflect.get(target, prop, receiver) as unknown;
+			if (typeof value !== "function") return value;
+			return (...args: unknown[]) => {
+				calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+				if (prop === "read") reads.push(String(args[0]));
+				return (value as (...a: unknown[]) => unknown).apply(target, args);
+			};
+		},
+	});
+	return { port, calls, reads };
+}
+
+/** Counts the synchronous file-system calls NodeVault makes. */
+function countFsCalls(): { total: () => number } {
+	let total = 0;
+	const api = fsModule as unknown as Record<string, (...a: unknown[]) => unknown>;
+	for (const name of ["openSync", "closeSync", "readSync", "writeSync", "fstatSync", "lstatSync", "statSync", "linkSync", "unlinkSync", "renameSync", "readdirSync", "writeFileSync", "mkdirSync", "rmSync", "readFileSync"]) {
+		const original = api[name];
+		vi.spyOn(api, name as never).mockImplementation(((...args: unknown[]) => {
+			total++;
+			return original.apply(api, args);
+		}) as never);
+	}
+	syncBuiltinESMExports();
+	return { total: () => total };
+}
+
+async function writeNotes(count: number): Promise<void> {
+	for (let i = 0; i < count; i++) {
+		const trace = `${(i + 1).toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+		await v.write(`${BOX(A, "outbox")}/note ${i}.md`, requestNote({ message_id: `w-${i}`, trace_id: trace, target_group: B }));
+	}
+}
+
+describe("work per routed note", () => {
+	it(`routes ${NOTES} notes with one read, one transfer and one log append each, and a bounded number of other port calls`, async () => {
+		await writeNotes(NOTES);
+		const { port, calls } = counting(new NodeVault(v.dir));
+		const router = new Router(port);
+		await router.loadRegistry();
+		const report = await router.pass();
+		expect(report.decisions.filter((d) => d.outcome === "delivered")).toHaveLength(NOTES);
+		const per = (method: string) => (calls.get(method) ?? 0) / NOTES;
+		expect(per("transfer")).toBe(1);
+		expect(per("append")).toBe(1);
+		// One read per note, plus the registry, the lease and the log header at most.
+		expect(calls.get("read") ?? 0).toBeLessThanOrEqual(NOTES + 6);
+		const others = [...calls].filter(([m]) => !["transfer", "append", "read"].includes(m)).reduce((sum, [, n]) => sum + n, 0);
+		expect(others, JSON.stringify([...calls])).toBeLessThanOrEqual(40);
+	});
+
+	it("routes each note with a bounded number of file-system calls (14 today: a change that multiplies them fails)", async () => {
+		await writeNotes(NOTES);
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		await router.indexSync.ensureLive();
+		await router.indexSync.ensureHistory();
+		const routed = countFsCalls();
+		const report = await router.pass();
+		vi.restoreAllMocks();
+		syncBuiltinESMExports();
+		expect(report.decisions.filter((d) => d.outcome === "delivered")).toHaveLength(NOTES);
+		// The floor, counted the same way, on notes of the same size.
+		await writeNotes(NOTES);
+		const floor = countFsCalls();
+		for (let i = 0; i < NOTES; i++) {
+			const src = path.join(v.dir, BOX(A, "outbox"), `note ${i}.md`);
+			const text = fsModule.readFileSync(src, "utf8");
+			const temp = path.join(v.dir, BOX(A, "archive"), `.floor-${i}.tmp`);
+			fsModule.writeFileSync(temp, text.replace("\n---\n", "\nstate: delivered\n---\n"));
+			fsModule.renameSync(temp, path.join(v.dir, BOX(A, "archive"), `floor ${i}.md`));
+			fsModule.unlinkSync(src);
+		}
+		// The router reads a note through a descriptor (open, fstat, read, close) to know the very file
+		// it read, and makes its copy through a link; the floor's whole-file calls count one each.
+		const perNote = { router: routed.total() / NOTES, floor: floor.total() / NOTES };
+		expect(perNote.floor).toBe(4);
+		expect(perNote.router, JSON.stringify(perNote)).toBeLessThanOrEqual(16);
+	});
+});
+
+describe("an idle pass on a long history", () => {
+	it("reads no archived note and no dead letter when there is nothing to route", async () => {
+		const archived = 2000;
+		for (let i = 0; i < archived; i++) {
+			await v.write(`${BOX(B, "archive")}/old ${i}.md`, requestNote({ message_id: `old-${i}`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		}
+		for (let i = 0; i < 200; i++) await v.write(`A2A/dead-letter/dead ${i}.md`, requestNote({ message_id: `dead-${i}`, state: "dead", dead_at: "2026-01-01T00:00:00Z", error_code: "GROUP_NOT_FOUND" }));
+		const { port, reads } = counting(new NodeVault(v.dir));
+		const router = new Router(port);
+		await router.loadRegistry();
+		const report = await router.pass();
+		expect(report.decisions).toEqual([]);
+		const history = reads.filter((p) => p.includes("/archive/") || p.startsWith("A2A/dead-letter/"));
+		expect(history).toEqual([]);
+		expect(reads.length, reads.join("\n")).toBeLessThanOrEqual(4);
+	});
+});

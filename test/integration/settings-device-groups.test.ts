@@ -1,0 +1,132 @@
+// The settings that reach beyond data.json: this device's part in routing (route on this device,
+// the sync margin, the device's name in the lease, and what the sidebar says about who routes),
+// and the Groups section, which edits the registry itself.
+import { afterEach, describe, expect, it } from "vitest";
+import { BACKEND, FRONTEND, boot, box, fill, settle, waitFor } from "./commands-harness";
+import type { Harness } from "./commands-harness";
+
+let h: Harness | undefined;
+afterEach(async () => {
+	h?.host.closeSettings();
+	await h?.host.cleanup();
+	h = undefined;
+});
+
+const DATA = ".obsidian/plugins/a2a-relay/data.json";
+
+function input<T extends HTMLElement = HTMLInputElement>(root: HTMLElement, key: string): T {
+	const el = root.querySelector<T>(`[name="${key}"]`);
+	if (!el) throw new Error(`no setting ${key}`);
+	return el;
+}
+
+/** Types a value, then leaves the field (input + change). */
+function commit(el: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+	fill(el, value);
+	el.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+async function saved(harness: Harness): Promise<Record<string, unknown>> {
+	await settle(harness);
+	return (await harness.host.exists(DATA)) ? (JSON.parse(await harness.host.read(DATA)) as Record<string, unknown>) : {};
+}
+
+describe("this device", () => {
+	it("routing on this device, the sync margin and the device name are saved and rebuild the router; the sidebar says who routes", async () => {
+		h = await boot({ settings: { viewShown: true } });
+		const tab = h.host.openSettings("a2a-relay");
+		commit(input(tab, "deviceName"), "Work laptop");
+		commit(input(tab, "syncMarginSeconds"), "90");
+		expect(await saved(h)).toMatchObject({ deviceName: "Work laptop", syncMarginSeconds: 90 });
+		await h.parts.relay.routeNow();
+		await settle(h);
+		expect(await h.host.read("A2A/router.md")).toContain("router_name: Work laptop");
+		h.host.closeSettings();
+		h.host.executeCommand("a2a-relay:open-agent-status");
+		await settle(h);
+		const status = () => document.querySelector(".a2a-router-status")?.textContent ?? "";
+		expect(status()).toBe("Router: This device routes (Work laptop).");
+
+		const again = h.host.openSettings("a2a-relay");
+		fill(input<HTMLSelectElement>(again, "routeOnDevice"), "never");
+		expect(await saved(h)).toMatchObject({ routeOnDevice: "never" });
+		await h.parts.relay.routeNow();
+		await settle(h);
+		expect(h.parts.relay.standby).toContain("never");
+	});
+
+	it("warns when a sync conflict copy of the lease note shows two devices routing", async () => {
+		h = await boot({ settings: { viewShown: true }, files: { "A2A/router.sync-conflict-20260101-120000-ABCDEFG.md": "---\nrouter_device: other\n---\n" } });
+		h.host.executeCommand("a2a-relay:open-agent-status");
+		await settle(h);
+		await waitFor("the warning", () => document.querySelector(".a2a-router-warning"));
+		expect(document.querySelector(".a2a-router-warning")?.textContent).toContain("Two devices may both be routing");
+	});
+});
+
+describe("the Groups section", () => {
+	async function groupsTab(harness: Harness): Promise<HTMLElement> {
+		const tab = harness.host.openSettings("a2a-relay");
+		await waitFor("the Groups editor", () => tab.querySelector(".a2a-group-row"));
+		return tab;
+	}
+
+	it("adds, describes, renames (with its folder) and removes groups and sets max_hops in registry.yaml, keeping its comments; the router follows", async () => {
+		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.md`]: "kept\n" } });
+		let tab = await groupsTab(h);
+		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
+		fill(input(tab, "new-group-id"), "50-qa-group");
+		fill(input(tab, "new-group-description"), "Tests the app");
+		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		await waitFor("the new group row", () => tab.querySelector('.a2a-group-row[data-group="50-qa-group"]'));
+		commit(input(tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${FRONTEND}"]`) as HTMLElement, "url"), "https://ui.example/a2a/");
+		await waitFor("the url saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("url: https://ui.example/a2a/"));
+		commit(input(tab, "registry-max_hops"), "8");
+		await waitFor("max_hops saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("max_hops: 8"));
+		commit(input(tab, "registry-timeout_seconds"), "0");
+		await waitFor("an error", () => tab.querySelector(".a2a-groups-editor .a2a-form-error")?.textContent?.includes("at least 1"));
+
+		// Rename: the key changes in place, the group's folder follows.
+		const backendRow = tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${BACKEND}"]`) as HTMLElement;
+		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Rename") as HTMLElement).click();
+		fill(input(backendRow, "rename"), "11-api-group");
+		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Apply") as HTMLElement).click();
+		await waitFor("the renamed row", () => tab.querySelector('.a2a-group-row[data-group="11-api-group"]'));
+		await settle(h);
+		expect(await h.host.read("A2A/groups/11-api-group/inbox/kept.md")).toBe("kept\n");
+
+		// Remove asks once, then removes.
+		tab = await groupsTab(h);
+		const security = () => tab.querySelector<HTMLElement>('.a2a-group-row[data-group="40-security-group"]');
+		const remove = () => Array.from(security()?.querySelectorAll("button") ?? []).find((b) => b.textContent?.startsWith("Remove")) as HTMLElement;
+		remove().click();
+		expect(remove().textContent).toBe("Remove 40-security-group?");
+		remove().click();
+		await waitFor("the row removed", () => security() === null);
+
+		const text = await h.host.read("A2A/registry.yaml");
+		expect(text.startsWith("# A2A Relay registry:")).toBe(true);
+		expect(text).toContain("max_hops: 8");
+		expect(text).toContain("timeout_seconds: 30");
+		await waitFor("the router's registry", () => h?.parts.relay.router.layout.groupIds().join(",") === `11-api-group,${FRONTEND},30-devops-group,50-qa-group`);
+		expect(h.parts.relay.router.registry.groups.get("50-qa-group")?.description).toBe("Tests the app");
+		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
+	});
+
+	it("edits registry.md when the registry is a note, and says what to do when there is none", async () => {
+		h = await boot({ registry: false, files: { "A2A/registry.md": "---\ngroups:\n  red: {}\n---\n# Our registry\n" } });
+		const tab = await groupsTab(h);
+		fill(input(tab, "new-group-id"), "blue");
+		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		await waitFor("the new row", () => tab.querySelector('.a2a-group-row[data-group="blue"]'));
+		expect(await h.host.read("A2A/registry.md")).toBe("---\ngroups:\n  red: {}\n  blue: {}\n---\n# Our registry\n");
+		expect(await h.host.exists("A2A/registry.yaml")).toBe(false);
+		h.host.closeSettings();
+		await h.host.cleanup();
+
+		h = await boot({ registry: false });
+		const empty = h.host.openSettings("a2a-relay");
+		await waitFor("the empty state", () => empty.querySelector(".a2a-groups-editor .a2a-empty"));
+		expect(empty.querySelector(".a2a-groups-editor .a2a-empty")?.textContent).toContain("Create registry and group folders");
+	});
+});
