@@ -29,6 +29,7 @@ export default defineConfig({
 			{
 				// `a2a serve` as a child process, driven over HTTP by the official A2A client: plain Node
 				// (its fetch, not happy-dom's), longer timeouts for the processes it starts.
+				plugins: [markdownAsText],
 				test: {
 					name: "a2a",
 					include: ["test/a2a/**/*.test.ts"],
