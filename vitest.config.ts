@@ -27,6 +27,18 @@ export default defineConfig({
 				},
 			},
 			{
+				// `a2a serve` as a child process, driven over HTTP by the official A2A client: plain Node
+				// (its fetch, not happy-dom's), longer timeouts for the processes it starts.
+				plugins: [markdownAsText],
+				test: {
+					name: "a2a",
+					include: ["test/a2a/**/*.test.ts"],
+					environment: "node",
+					testTimeout: 60000,
+					hookTimeout: 60000,
+				},
+			},
+			{
 				// The built main.js sits beside main.ts: tests run the TypeScript source.
 				plugins: [markdownAsText],
 				resolve: { alias: { obsidian: fakeObsidian }, extensions: [".ts", ".mts", ".mjs", ".js", ".json"] },

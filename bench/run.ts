@@ -1,5 +1,6 @@
 import { describeMachine, loadAverage } from "./machine";
 import { installDom } from "./dom-env";
+import { a2aRows, runA2aBench } from "./a2a-bench";
 import { runCliBench } from "./cli-bench";
 import { runMcpBench } from "./mcp-bench";
 import { runRouteBench } from "./route-bench";
@@ -9,7 +10,7 @@ import type { Spread } from "./stats";
 // `npm run bench`: the figures of issue 13's targets, each with its target and met / NOT MET, and
 // the README's performance table. Every figure is the median of alternating runs with the spread
 // (min–max) beside it. `npm run bench -- --quick` uses smaller sizes for a fast look (the published
-// figures are the full sizes); `--only=route,cli,plugin,view,mcp` runs some parts only. scripts/bench.mjs
+// figures are the full sizes); `--only=route,cli,plugin,view,mcp,a2a` runs some parts only. scripts/bench.mjs
 // bundles this file and the CLI, and passes the CLI bundle as `--cli <path>`.
 
 const argv = process.argv.slice(2);
@@ -147,6 +148,12 @@ async function main(): Promise<void> {
 			"< 1 ms, no other row touched",
 			v.history.updateMs.median < 1 && v.otherRowsTouched === 0,
 		);
+	}
+
+	if (wanted("a2a")) {
+		if (!cli) throw new Error("the A2A part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		progress("a2a serve: concurrent SendMessage calls from the official A2A client, answered by a scripted agent (issue 15)");
+		for (const r of a2aRows(await runA2aBench(cli, quick ? 50 : 200, quick ? 1 : 3))) row(...r);
 	}
 
 	if (wanted("mcp")) {

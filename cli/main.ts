@@ -9,6 +9,7 @@ import { READ_HELP, runRead } from "./commands/read";
 import { REPLY_HELP, runReply } from "./commands/reply";
 import { ROUTE_HELP, runRoute } from "./commands/route";
 import { SEND_FLAGS, SEND_HELP, runSend } from "./commands/send";
+import { SERVE_HELP, runServe } from "./commands/serve";
 import { SKILL_HELP, runSkill } from "./commands/skill";
 import { STATUS_HELP, runStatus } from "./commands/status";
 import { TAKE_HELP, runTake } from "./commands/take";
@@ -34,6 +35,7 @@ Commands:
   status   show agents and message queues
   agent    update an agent's status note, or append a finding
   mcp      serve a group's mailbox as MCP tools over stdio (for LLM agents)
+  serve    serve the groups as A2A agents over HTTP (any A2A client can call them)
   skill    install the A2A Communicator skill for an agent framework
 
 Every command takes --vault DIR (default: the current folder), --root NAME (default A2A), --json and
@@ -77,6 +79,7 @@ const COMMANDS: Record<string, Command> = {
 	status: { help: STATUS_HELP, flags: { values: ["agents", "stale-minutes"], repeated: ["agents"], booleans: [] }, run: runStatus },
 	agent: { help: AGENT_HELP, flags: { values: ["action", "context", "data", "decisions", "next"], booleans: [] }, run: runAgent, positionals: true, fields: { agent: "" } },
 	mcp: { help: MCP_HELP, flags: { values: ["group", "agent"], booleans: [] }, run: runMcp, fields: { agent: "--agent" } },
+	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval"], booleans: [] }, run: runServe },
 	skill: { help: SKILL_HELP, flags: { values: [], booleans: ["force"] }, run: runSkill, positionals: true },
 };
 

@@ -61,6 +61,11 @@ function checkMain() {
 	const dynamicRequires = (code.match(/\brequire\s*\(\s*[^"'`\s)]/g) ?? []).length;
 	if (dynamicRequires > 0) note(`main.js has ${dynamicRequires} require(...) call(s) with a computed argument; check they cannot load a Node module`);
 
+	// The A2A SDK (and jose, which comes with it) belong to the CLI bundle only: network code never
+	// goes into the plugin. Strings only these packages (and the CLI's A2A gateway) hold would show it.
+	const networkCode = NETWORK_MARKERS.filter((marker) => code.includes(marker));
+	if (networkCode.length === 0) pass("main.js holds no A2A network code (@a2a-js/sdk, jose, a2a serve)");
+	else fail(`main.js holds no A2A network code: it contains ${networkCode.map((m) => JSON.stringify(m)).join(", ")}`);
 	// Network code lives in the CLI bundle only: nothing of the MCP SDK (or of any JSON-RPC server) in the plugin.
 	const networkMarks = MCP_MARKS.filter((mark) => code.includes(mark));
 	if (networkMarks.length === 0) pass("main.js holds no MCP code (the MCP server lives in the CLI bundle only)");
@@ -99,6 +104,14 @@ function checkMain() {
 	else fail(`the exported class extends obsidian's Plugin`);
 }
 
+/**
+ * Strings of @a2a-js/sdk (its error domain and version header), of jose (its error codes) and of
+ * the CLI's A2A gateway (the routing extension): none may appear in main.js.
+ */
+const NETWORK_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:routing:v1", "ERR_JWS_INVALID", "ERR_JWT_EXPIRED"];
+/** Those of them the CLI bundle must hold (so that their absence from main.js means something). */
+const CLI_MARKERS = ["a2a-protocol.org", "A2A-Version", "urn:a2a-relay:ext:routing:v1"];
+
 /** Strings only the MCP SDK's code holds (they survive minification): method names and its meta key. */
 const MCP_MARKS = ["tools/call", "notifications/initialized", "io.modelcontextprotocol/"];
 
@@ -111,6 +124,9 @@ async function checkCli() {
 	if (size === 0) fail("dist/cli.cjs exists: it is empty");
 	else pass(`dist/cli.cjs exists (${(size / 1024).toFixed(1)} KiB)`);
 	const code = readFileSync(cliPath, "utf8");
+	const missingA2a = CLI_MARKERS.filter((marker) => !code.includes(marker));
+	if (missingA2a.length === 0) pass("dist/cli.cjs carries the A2A SDK and a2a serve (the markers main.js must not hold are found here)");
+	else fail(`dist/cli.cjs carries the A2A SDK and a2a serve: it lacks ${missingA2a.map((m) => JSON.stringify(m)).join(", ")}`);
 	const missing = MCP_MARKS.filter((mark) => !code.includes(mark));
 	if (missing.length === 0) pass("dist/cli.cjs holds the MCP server (so the check on main.js would see it there)");
 	else fail(`dist/cli.cjs holds the MCP server: ${missing.join(", ")} not found`);

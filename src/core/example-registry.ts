@@ -15,4 +15,7 @@ groups:
     description: Deploys and runs the services
   40-security-group:
     description: Reviews configurations for compliance
+  a2a-gateway:
+    description: Sends the requests of outside A2A clients (a2a serve)
+    gateway: true
 `;

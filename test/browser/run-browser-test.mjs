@@ -344,6 +344,7 @@ try {
 			"20-frontend-group": { inbox: "2", outbox: "0", "in-flight": "0", overdue: "0" },
 			"30-devops-group": { inbox: "0", outbox: "0", "in-flight": "1", overdue: "0" },
 			"40-security-group": { inbox: "2", outbox: "0", "in-flight": "0", overdue: "0" },
+			"a2a-gateway": { inbox: "0", outbox: "0", "in-flight": "0", overdue: "0" },
 		}, "queue counts");
 		assertEqual(flow.dead, "3", "dead letters");
 		assertEqual(flow.deadItems.map((d) => d.code).slice(-1), ["MAX_HOPS_EXCEEDED"], "the oldest dead letter comes last");

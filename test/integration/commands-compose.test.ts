@@ -114,7 +114,7 @@ describe("compose-message", () => {
 		const to = control(m, "to");
 		fill(to, "");
 		const titles = () => Array.from(to.parentElement?.querySelectorAll(".suggestion-container .a2a-suggestion-title") ?? []).map((e) => e.textContent);
-		expect(titles()).toEqual([FRONTEND, DEVOPS, "40-security-group"]);
+		expect(titles()).toEqual([FRONTEND, DEVOPS, "40-security-group", "a2a-gateway"]);
 		fill(to, "devops");
 		expect(titles()[0]).toBe(DEVOPS);
 		// Enter picks the suggestion (and does not submit)

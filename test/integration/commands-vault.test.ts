@@ -10,7 +10,7 @@ afterEach(async () => {
 	h = undefined;
 });
 
-const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group"];
+const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group", "a2a-gateway"];
 
 describe("init-vault", () => {
 	it("creates registry.yaml and every folder of the layout, then says there is nothing left to create", async () => {
@@ -22,15 +22,15 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe("Created registry.yaml, 15 folders and 2 bases in A2A (4 groups).");
+		expect(lastNotice(h)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
 		// the relay reads the new registry: composing becomes possible
-		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 4);
+		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 5);
 		expect(await h.host.read("A2A/Messages.base")).toContain("name: In flight");
 		expect(await h.host.read("A2A/Agents.base")).toContain("name: By status");
 
 		run(h, "init-vault");
 		await settle(h);
-		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (4 groups).");
+		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
 	});
 
 	it("never overwrites an existing registry; only the missing folders of its groups are created", async () => {

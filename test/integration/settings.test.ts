@@ -73,7 +73,7 @@ describe("settings tab", () => {
 	it("a new root folder takes effect without a restart: the registry there is used", async () => {
 		const req = requestNote({ from: "red", to: "blue" });
 		h = await boot({ files: { "Team/registry.yaml": TEAM_REGISTRY, "Team/groups/red/outbox/ask.md": req.text } });
-		expect(h.parts.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
+		expect(h.parts.relay.router.layout.groupIds()).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group", "a2a-gateway"]);
 		const tab = h.host.openSettings("a2a-relay");
 		const root = input(tab, "rootFolder");
 		const apply = tab.querySelector<HTMLButtonElement>("button.a2a-root-apply");

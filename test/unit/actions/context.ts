@@ -16,7 +16,7 @@ import type { RoutingContext } from "../../../src/core/routing";
 export const BACKEND = "10-backend-group";
 export const FRONTEND = "20-frontend-group";
 export const DEVOPS = "30-devops-group";
-export const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group"];
+export const GROUPS = [BACKEND, FRONTEND, DEVOPS, "40-security-group", "a2a-gateway"];
 export const NOW = Date.parse("2026-12-01T10:00:00Z");
 
 export function routingContext(registryText = EXAMPLE_REGISTRY): RoutingContext {

@@ -27,10 +27,10 @@ describe("initVault", () => {
 		expect(vault.readRaw("A2A/Messages.base")).toContain('- file.inFolder("A2A")');
 		expect(vault.readRaw("A2A/Messages.base")).toContain("name: Dead letters");
 		expect(vault.readRaw("A2A/Agents.base")).toContain('- file.inFolder("A2A/agents")');
-		expect(describeInit(first)).toBe("Created registry.yaml, 15 folders and 2 bases in A2A (4 groups).");
+		expect(describeInit(first)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
 		const again = await initVault(vault, "A2A");
 		expect(again).toMatchObject({ registryCreated: false, folders: [], bases: [] });
-		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (4 groups).");
+		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
 	});
 
 	it("keeps a registry that exists, and says what is wrong with it", async () => {

@@ -1,0 +1,95 @@
+import { promises as fs } from "node:fs";
+import { gatewayGroup } from "../../src/core/registry";
+import { Gateway } from "../a2a/gateway";
+import { A2aHttpServer } from "../a2a/http-server";
+import { isLoopback } from "../a2a/http-io";
+import { UsageError, integer, one } from "../args";
+import type { ParsedArgs } from "../args";
+import { VaultError, checkRegistry, openSession } from "../session";
+import type { Session } from "../session";
+
+export const SERVE_HELP = `Usage: a2a serve [--host 127.0.0.1] [--port N] [--token-file F] [--interval MS]
+                 [--vault DIR] [--root NAME] [--json]
+
+Serves every local group of the registry as an A2A (protocol 1.0) agent that any A2A client can
+call: its card at /groups/<id>/.well-known/agent-card.json, its JSON-RPC endpoint at /groups/<id>/,
+and the list of groups at /. A message becomes a request note from the gateway group (a2a-gateway,
+or the group marked gateway: true) into its outbox; the router (the plugin, or a2a route --watch)
+delivers it, and the task follows the note until the answer comes back. a2a serve does not route.
+--host        the address to listen on (default 127.0.0.1). Any other address needs --token-file.
+--port        the port (default 41241; 0 picks a free one, printed at start)
+--token-file  a file holding the bearer token every call must carry (Authorization: Bearer ...)
+--interval    how often to look for changes the file system did not report, in ms (default 2000)
+A group with serve: false in the registry is not served. Ctrl+C stops the server.`;
+
+export const DEFAULT_PORT = 41241;
+
+async function readToken(file: string | undefined): Promise<string | null> {
+	if (file === undefined) return null;
+	let text: string;
+	try {
+		text = await fs.readFile(file, "utf8");
+	} catch (error) {
+		throw new UsageError(`--token-file ${file} cannot be read: ${(error as Error).message}`);
+	}
+	const token = text.trim();
+	if (token.length < 16 || /\s/.test(token)) throw new UsageError(`--token-file ${file} must hold one token of at least 16 characters without spaces`);
+	return token;
+}
+
+export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err">, signal?: AbortSignal): Promise<number> {
+	const host = one(args, "host") ?? "127.0.0.1";
+	const port = integer(args, "port", 0) ?? DEFAULT_PORT;
+	if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+	const intervalMs = integer(args, "interval", 50) ?? 2000;
+	const token = await readToken(one(args, "token-file"));
+	if (token === null && !isLoopback(host)) {
+		throw new UsageError(`refusing to serve on ${host} without a token: anyone who can reach that address could write into the vault. Give --token-file FILE, or serve on 127.0.0.1`);
+	}
+	const session = await openSession(args, io);
+	checkRegistry(session);
+	const { router, vault } = session;
+	const gatewayId = gatewayGroup(router.registry);
+	if (!router.layout.hasGroup(gatewayId)) {
+		throw new VaultError(`the registry has no gateway group "${gatewayId}": add it under groups (a2a init writes an a2a-gateway group), or mark one group with gateway: true`);
+	}
+	let server: A2aHttpServer | null = null;
+	const gateway = new Gateway(router, vault, {
+		intervalMs,
+		onError: (error) => io.err(`a2a serve: ${error instanceof Error ? error.message : String(error)}`),
+		onRegistryChange: () => {
+			server?.rebuild();
+			io.err(`Registry changed: serving ${gateway.servedGroups().map((g) => g.id).join(", ") || "no group"}.`);
+		},
+	});
+	// Listening for Ctrl+C before the ready line is printed: a signal sent on seeing it stops cleanly.
+	let stop = () => undefined as void;
+	const stopped = new Promise<void>((resolve) => (stop = () => resolve()));
+	process.once("SIGINT", stop);
+	process.once("SIGTERM", stop);
+	signal?.addEventListener("abort", stop);
+	await gateway.start();
+	server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line) });
+	let base: string;
+	try {
+		base = await server.listen();
+	} catch (error) {
+		await gateway.stop();
+		process.off("SIGINT", stop);
+		process.off("SIGTERM", stop);
+		throw new UsageError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+	}
+	const groups = server.groups().map((g) => ({ id: g.id, url: `${base}groups/${encodeURIComponent(g.id)}/` }));
+	if (session.json) io.out(JSON.stringify({ url: base, gateway_group: gatewayId, groups, token: token !== null }));
+	else {
+		io.out(`Serving ${groups.length} group(s) as A2A agents at ${base} (requests come from ${gatewayId}); press Ctrl+C to stop.`);
+		for (const g of groups) io.out(`  ${g.id}: ${g.url}`);
+	}
+	await stopped;
+	process.off("SIGINT", stop);
+	process.off("SIGTERM", stop);
+	await server.close();
+	await gateway.stop();
+	io.err("a2a serve: stopped.");
+	return 0;
+}
