@@ -8,6 +8,9 @@ import type { ReadFile, VaultPort } from "./vault-port";
 // releases it when the router stops. Only a router that holds the lease routes.
 
 /** When this device first saw each lease record, on its own clock (kept across runs of `a2a route`). */
+/** How old a claim (see LeaseKeeper.claim) must be before it is taken for one a stopped router left. */
+const STALE_CLAIM_MS = 30_000;
+
 export interface LeaseObservations {
 	load(): { key: string; since: number } | null;
 	save(observation: { key: string; since: number }): void;
@@ -103,10 +106,17 @@ export class LeaseKeeper {
 			case "renew":
 				if (this.monotonic() - this.renewedAt >= this.renewEveryMs) await this.write(read, { ...(current as LeaseRecord), renewal: (current as LeaseRecord).renewal + 1, renewed: iso(this.wallClock()) });
 				return this.held;
-			case "take":
-				await this.write(read, this.freshRecord(current));
-				this.lastReason = judgement.reason;
+			case "take": {
+				const claim = await this.claim(current);
+				if (claim === null) return this.standby("another router is taking the lease at this moment", current);
+				try {
+					await this.write(read, this.freshRecord(current));
+				} finally {
+					await this.port.remove(claim).catch(() => undefined);
+				}
+				if (this.held) this.lastReason = judgement.reason;
 				return this.held;
+			}
 			case "hand-over":
 				await this.write(read, { ...(current as LeaseRecord), released: true, renewed: iso(this.wallClock()) });
 				this.held = false;
@@ -139,6 +149,26 @@ export class LeaseKeeper {
 		this.observed = { key, since: now };
 		this.options.observations?.save(this.observed);
 		return null;
+	}
+
+	/**
+	 * Routers that read the same free lease at the same moment would each replace the note (a
+	 * replace is a check, then a rename: both checks can pass). The one that creates the claim file
+	 * named after the renewal it is about to write takes the lease; the other stands by. The claim is
+	 * removed once the note is written, so a later taker's check sees the new note. A claim left by a
+	 * router that stopped between the two is cleared: at once when it is this device's own (one router
+	 * per device runs at a time: the local lock), else once it is stale.
+	 */
+	private async claim(previous: LeaseRecord | null): Promise<string | null> {
+		const path = `${this.options.path.replace(/\.md$/i, "")}-claim-${(previous?.renewal ?? 0) + 1}.tmp`;
+		const text = `${this.options.identity.device}\n`;
+		if (await this.port.create(path, text)) return path;
+		const left = await this.port.read(path);
+		if (!left) return null;
+		const own = left.text === text;
+		if (!own && this.wallClock() - left.info.mtime < STALE_CLAIM_MS) return null;
+		await this.port.remove(path, left);
+		return (await this.port.create(path, text)) ? path : null;
 	}
 
 	private freshRecord(previous: LeaseRecord | null): LeaseRecord {

@@ -74,7 +74,7 @@ describe("the Groups section", () => {
 	it("adds, describes, renames (with its folder) and removes groups and sets max_hops in registry.yaml, keeping its comments; the router follows", async () => {
 		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.md`]: "kept\n" } });
 		let tab = await groupsTab(h);
-		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group"]);
+		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group", "a2a-gateway"]);
 		fill(input(tab, "new-group-id"), "50-qa-group");
 		fill(input(tab, "new-group-description"), "Tests the app");
 		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
@@ -108,7 +108,8 @@ describe("the Groups section", () => {
 		expect(text.startsWith("# A2A Relay registry:")).toBe(true);
 		expect(text).toContain("max_hops: 8");
 		expect(text).toContain("timeout_seconds: 30");
-		await waitFor("the router's registry", () => h?.parts.relay.router.layout.groupIds().join(",") === `11-api-group,${FRONTEND},30-devops-group,50-qa-group`);
+		const groups = ["11-api-group", FRONTEND, "30-devops-group", "50-qa-group", "a2a-gateway"].sort().join(",");
+		await waitFor("the router's registry", () => [...(h?.parts.relay.router.layout.groupIds() ?? [])].sort().join(",") === groups);
 		expect(h.parts.relay.router.registry.groups.get("50-qa-group")?.description).toBe("Tests the app");
 		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
 	});
