@@ -77,7 +77,7 @@ describe("a2a inbox", () => {
 	it("refuses a group the registry does not know (exit 1) and needs --group", async () => {
 		const unknown = await a2a(v.dir, "inbox", "--group", "../etc");
 		expect(unknown.code).toBe(1);
-		expect(unknown.stderr[0]).toBe(`a2a inbox: --group: group "../etc" is not in the registry (known groups: ${BACKEND}, ${FRONTEND}, ${DEVOPS}, 40-security-group)`);
+		expect(unknown.stderr[0]).toBe(`a2a inbox: --group: group "../etc" is not in the registry (known groups: ${BACKEND}, ${FRONTEND}, ${DEVOPS}, 40-security-group, a2a-gateway)`);
 		expect((await a2a(v.dir, "inbox")).code).toBe(1);
 	});
 });

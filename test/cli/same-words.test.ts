@@ -38,7 +38,7 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		const inPalette = planned.ok ? "" : lower(planned.errors.to ?? "");
 		const cli = await a2a(v.dir, "send", "--from", A, "--to", "99-nowhere", "--type", "query", "--question", "Q?");
 		expect(cli.code).toBe(1);
-		expect(inPalette).toBe('group "99-nowhere" is not in the registry (known groups: 10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group)');
+		expect(inPalette).toBe('group "99-nowhere" is not in the registry (known groups: 10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group, a2a-gateway)');
 		expect(cli.stderr.join("\n")).toContain(inPalette);
 	});
 

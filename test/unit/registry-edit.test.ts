@@ -21,7 +21,7 @@ describe("editRegistryText", () => {
 		expect(text.startsWith("# A2A Relay registry:")).toBe(true);
 		const registry = parseRegistry(text, "A2A");
 		expect(registry.errors).toEqual([]);
-		expect([...registry.groups.keys()]).toEqual(["10-backend-group", "20-frontend-group", "35-ops-group", "50-qa-group"]);
+		expect([...registry.groups.keys()]).toEqual(["10-backend-group", "20-frontend-group", "35-ops-group", "a2a-gateway", "50-qa-group"]);
 		expect(registry.groups.get("10-backend-group")?.description).toBe("Owns the API");
 		expect(registry.groups.get("35-ops-group")?.description).toBe("Deploys and runs the services");
 		expect(registry.groups.get("50-qa-group")?.url).toBe("https://qa.example/a2a/");
