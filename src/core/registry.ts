@@ -128,6 +128,15 @@ function overlaps(a: string, b: string): boolean {
 	return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
+/** How `folder` clashes with the A2A root or the router's own folders in it, or null. */
+function reservedClash(folder: string, root: string): string | null {
+	if (folder === root || root.startsWith(`${folder}/`)) return `holds the A2A folder ${root}`;
+	for (const own of [FOLDER.deadLetter, FOLDER.log, FOLDER.agents]) {
+		if (overlaps(folder, `${root}/${own}`)) return `overlaps the ${own} folder ${root}/${own}`;
+	}
+	return null;
+}
+
 /**
  * `root` is the A2A root folder: a group's own folder may not overlap another group's, whether that
  * one is given in the registry or is the default `<root>/groups/<id>`.
@@ -172,6 +181,11 @@ export function parseRegistry(text: string, root = DEFAULT_ROOT, source = "regis
 			continue;
 		}
 		const folderOf = (g: GroupEntry) => g.folder ?? `${root}/${FOLDER.groups}/${g.id}`;
+		const reserved = reservedClash(folderOf(entry), root);
+		if (reserved) {
+			errors.push({ where, message: `folder "${entry.folder}" ${reserved}: a group's notes would be taken for the router's own` });
+			continue;
+		}
 		const clash = [...groups.values()].find((g) => overlaps(folderOf(g), folderOf(entry)));
 		if (clash) {
 			errors.push({ where, message: `folder "${entry.folder}" overlaps the folder of group "${clash.id}"` });

@@ -213,3 +213,22 @@ describe("contract v2 additions", () => {
 		expect(registry.errors.map((e) => e.where)).toEqual(["groups.bad", "groups.leaky"]);
 	});
 });
+
+describe("review 2: a group's folder is never one of the router's own", () => {
+	it.each([
+		["A2A/dead-letter", 'overlaps the dead-letter folder A2A/dead-letter'],
+		["A2A/log/g1", "overlaps the log folder A2A/log"],
+		["A2A/agents", "overlaps the agents folder A2A/agents"],
+		["A2A", "holds the A2A folder A2A"],
+		["Team", null],
+	])("folder %s", (folder, clash) => {
+		const registry = parseRegistry(`groups:\n  g1:\n    folder: ${folder}\n`, "A2A");
+		if (clash === null) {
+			expect(registry.errors).toEqual([]);
+			expect([...registry.groups.keys()]).toEqual(["g1"]);
+		} else {
+			expect(registry.errors).toEqual([{ where: "groups.g1", message: `folder "${folder}" ${clash}: a group's notes would be taken for the router's own` }]);
+			expect(registry.groups.size).toBe(0);
+		}
+	});
+});
