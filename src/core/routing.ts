@@ -11,6 +11,7 @@ import type { ErrorCode } from "./protocol";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
 import { unknownGroupReason } from "./group-reasons";
+import { answerOf } from "./request-outcome";
 
 // The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
 // registry and the message index. The router (src/router) carries them out through the vault port.
@@ -95,15 +96,21 @@ export function chainOf(parent: IndexEntry | undefined, sender: string, ownRoute
  * The request a response answers (rule 7): the one `in_reply_to` names, else the latest request of
  * the trace waiting in the responder's inbox. Strict: nothing is guessed when in_reply_to is given.
  */
-export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
+export function requestAnswered(index: MessageIndex, response: Partial<ResponseMessage["envelope"]>): IndexEntry | undefined {
 	if (response.in_reply_to !== undefined) {
 		const named = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && (wasDelivered(e) || e.location.area === "dead-letter"));
 		named.sort(byDeliveryDesc);
 		return named[0];
 	}
+	if (response.trace_id === undefined) return undefined;
 	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
 	waiting.sort(byDeliveryDesc);
 	return waiting[0];
+}
+
+/** Rule 7's words for a second answer to a request (in time or late): a request has one answer. */
+export function alreadyAnsweredReason(requestId: string): string {
+	return `request ${requestId} is already answered`;
 }
 
 function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNote, ctx: RoutingContext): Verdict {
@@ -163,11 +170,16 @@ function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxN
 		return reject("INVALID_MESSAGE", `target_group is ${env.target_group} but request ${request.messageId ?? "?"} came from ${target}: leave target_group out, or name ${target}`, raw);
 	}
 	const late = request.location.area === "dead-letter" && request.state === "timed_out";
+	// One answer per request, late or not: an answer the router already carried to the requester
+	// (not this very note, which an interrupted pass left behind: a duplicate, finished below).
+	const answered = answerOf(ctx.index, request);
+	const sameNote = answered !== undefined && env.message_id !== undefined && answered.messageId === env.message_id;
+	if ((answered && !sameNote) || (!late && request.state === "answered")) return reject("INVALID_MESSAGE", alreadyAnsweredReason(request.messageId ?? "?"), raw);
 	if (!late && !isAwaitingAnswer(request)) {
 		const why =
 			request.location.area === "dead-letter"
 				? `was not delivered (${request.errorCode ?? "dead letter"}): there is nothing to answer`
-				: `is already ${request.state === "answered" ? "answered" : request.state ?? "closed"}`;
+				: `is already ${request.state ?? "closed"}`;
 		return reject("INVALID_MESSAGE", `request ${request.messageId ?? "?"} ${why}`, raw);
 	}
 	if (!ctx.layout.hasGroup(target)) return reject("GROUP_NOT_FOUND", unknownGroup(target, ctx), raw);

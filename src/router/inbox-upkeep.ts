@@ -1,8 +1,9 @@
-import { isAwaitingAnswer, wasDelivered } from "../core/message-index";
+import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
 import { basename } from "../core/paths";
 import { ROUTER_SENDER } from "../core/protocol";
+import { answerOf } from "../core/request-outcome";
 import { WRITE_INTO_OUTBOX } from "../core/routing";
 import { isDue, nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
 import type { PassContext, PassReport } from "./pass-context";
@@ -69,8 +70,7 @@ export class InboxUpkeep {
 
 	/** True when the request's answer was delivered (an interruption kept the request from its archive). */
 	private hasAnswer(request: IndexEntry): boolean {
-		if (!request.messageId) return false;
-		return this.router.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup === request.targetGroup);
+		return answerOf(this.router.index, request) !== undefined;
 	}
 
 	/** Rule 7: a note the router did not deliver, found in an inbox, goes to the dead-letter folder. */

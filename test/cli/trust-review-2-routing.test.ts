@@ -155,12 +155,12 @@ describe("review 2, item 7: one answer per request, late or not", () => {
 		expect(await route()).toMatchObject([{ outcome: "late", message_id: first.json[0].message_id }]);
 		const second = await a2a(v.dir, "reply", "--message", "slow-7", "--status", "success", "--answer", "And again.");
 		expect(second.code).toBe(1);
-		expect(second.stderr.join("\n")).toContain(`the router would reject it (INVALID_MESSAGE): request slow-7 is already answered (response ${first.json[0].message_id as string}`);
+		expect(second.stderr.join("\n")).toContain("the router would reject it (INVALID_MESSAGE): request slow-7 is already answered");
 		// Written by hand, the second late answer is refused by the router in the same words.
 		await v.write(`${BOX(B, "outbox")}/again.md`, response(B, { message_id: "late-2", in_reply_to: "slow-7" }, "And again."));
 		const decisions = await route();
 		expect(decisions).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE", message_id: "late-2" }]);
-		expect(String(decisions[0].reason)).toContain(`request slow-7 is already answered (response ${first.json[0].message_id as string}`);
+		expect(decisions[0].reason).toBe("request slow-7 is already answered");
 		const inA = (await names(BOX(A, "inbox"))).filter((n) => !n.startsWith("timeout-"));
 		expect(inA).toHaveLength(1);
 	});
