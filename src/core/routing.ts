@@ -93,6 +93,16 @@ export function chainOf(parent: IndexEntry | undefined, sender: string, ownRoute
 }
 
 /**
+ * Rule 5: the hops a request's chain has taken before it, never fewer than the chain shows. The
+ * note's hop_count is the sender's word; its parent's hop + 1, and its chain (the parent's route, or
+ * its own) less the sender, are the router's (a route of n groups ending with the sender is n - 1 hops).
+ */
+export function hopsTaken(hopCount: number, parent: IndexEntry | undefined, chain: string[], ownChain: string[]): number {
+	const parentHops = parent?.hopCount !== undefined ? parent.hopCount + 1 : 0;
+	return Math.max(hopCount, parentHops, chain.length - 1, ownChain.length - 1);
+}
+
+/**
  * The request a response answers (rule 7): the one `in_reply_to` names, else the latest request of
  * the trace waiting in the responder's inbox. Strict: nothing is guessed when in_reply_to is given.
  */
@@ -130,6 +140,10 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 		return reject("INVALID_MESSAGE", `parent_id names a request of trace ${parent.traceId ?? "?"}; a request continues the trace of its parent (trace_id ${parent.traceId ?? "?"})`, raw);
 	}
 	const chain = chainOf(parent, env.source_group, env.route);
+	const hops = hopsTaken(env.hop_count, parent, chain, chainOf(undefined, env.source_group, env.route));
+	if (hops >= maxHops) {
+		return reject("MAX_HOPS_EXCEEDED", `this chain has already taken ${hops} hops (${chain.join(" -> ")}), whatever its hop_count (${env.hop_count}) says; this registry allows at most ${maxHops} hops`, raw);
+	}
 	const cycle = cycleReason(env.target_group, chain, env.trace_id, note.path, ctx);
 	if (cycle) return reject("CYCLE_DETECTED", cycle, raw);
 	const inferredParent = parent && env.parent_id === undefined ? parent.messageId : undefined;
