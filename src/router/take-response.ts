@@ -2,6 +2,7 @@ import type { IndexEntry } from "../core/message-index";
 import { basename } from "../core/paths";
 import { isOwnResponse, responsesSettling } from "../core/request-outcome";
 import { stampNoteText, stampTaken } from "../core/stamps";
+import { refreshIndex } from "./index-refresh";
 import { checkedId, copiesOf, requestAmong, unknownId } from "./message-lookup";
 import { Refused } from "./refused";
 import type { Router } from "./router";
@@ -68,8 +69,14 @@ async function takeOne(router: Router, response: IndexEntry): Promise<TakenRespo
 
 /** Takes the response `id` names (its own id or its request's); with `group`, only from that group's inbox. */
 export async function takeResponse(router: Router, id: string, group?: string): Promise<TakeResult> {
-	const copies = await copiesOf(router, checkedId(id));
-	const named = responsesNamed(router, id, copies, group);
+	let copies = await copiesOf(router, checkedId(id));
+	let named = responsesNamed(router, id, copies, group);
+	if (named.length === 0 && copies.some((e) => e.kind === "response")) {
+		// The request it answers may be moving between the router's folders (answered, archived): look at everything again.
+		await refreshIndex(router, { thorough: true });
+		copies = await copiesOf(router, id);
+		named = responsesNamed(router, id, copies, group);
+	}
 	const waiting = named.filter((e) => heldBy(e, "inbox", group));
 	if (waiting.length > 0) {
 		const taken: TakenResponse[] = [];
