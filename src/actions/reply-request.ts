@@ -12,8 +12,10 @@ import { createUnderFreeName } from "./write-note";
 
 // An agent answers a request delivered to its group (`a2a reply`, the MCP tool `reply`): the
 // response (in_reply_to the request, the same trace) is checked the way the router will check it
-// and written into the outbox of the group that holds the request. With `group`, the request must
-// wait in that group's inbox: an agent answers only what was delivered to it.
+// and written into the outbox of the group that holds the request. The request is the one the
+// router will take the response for, so both refuse alike: a late answer to a timed-out request is
+// written, a second answer is not. With `group`, the request must have been delivered to that
+// group: an agent answers only what was delivered to it.
 
 export interface ReplyInput {
 	/** The request's message_id. */

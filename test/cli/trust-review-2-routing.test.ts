@@ -122,10 +122,15 @@ describe("review 2, item 6: only the router speaks as a2a-relay", () => {
 		expect(await v.frontmatter(`${BOX(B, "inbox")}/ask.md`)).toMatchObject({ state: "delivered" });
 	});
 
-	it("a request from an outbox with generated_by: a2a-relay is INVALID_MESSAGE too", async () => {
-		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "q-6b", target_group: B, generated_by: "a2a-relay" }));
-		expect(await route()).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE" }]);
+	it("a request from an outbox with generated_by: a2a-relay, or with source_group: a2a-relay, is INVALID_MESSAGE too", async () => {
+		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "q-6b", target_group: B, generated_by: "A2A-Relay" }));
+		await v.write(`${BOX(A, "outbox")}/as-router.md`, requestNote({ message_id: "q-6e", source_group: "a2a-relay", target_group: B, trace_id: OTHER_TRACE }));
+		const decisions = await route();
+		expect(decisions.map((d) => `${d.message_id as string}:${d.outcome as string}:${(d.error_code as string | undefined) ?? ""}`).sort()).toEqual(["q-6b:rejected:INVALID_MESSAGE", "q-6e:rejected:INVALID_MESSAGE"]);
+		expect(String(decisions.find((d) => d.message_id === "q-6e")?.reason)).toContain(`source_group is "a2a-relay" but the note is in the outbox of ${A}`);
 		expect(await v.files(BOX(B, "inbox"))).toEqual([]);
+		// Both error responses go to A, whose outbox held the notes.
+		expect((await names(BOX(A, "inbox"))).sort()).toEqual([expect.stringMatching(/^error-q-6b-/), expect.stringMatching(/^error-q-6e-/)]);
 	});
 
 	it("the registry refuses the group id a2a-relay (any case) and keeps a2a-gateway; a note claiming to come from a2a-relay is not the router's", async () => {
