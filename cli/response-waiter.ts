@@ -85,23 +85,27 @@ export async function waitForOutcome(router: Router, request: IndexEntry, option
 		for (;;) {
 			const paths = [...changed];
 			changed.clear();
-			for (const path of paths) {
+			let deadLetterSeen = false;
+			const refresh = async (path: string) => {
 				counts.reads++;
-				await router.indexSync.refresh(path);
-			}
+				const entry = await router.indexSync.refresh(path);
+				if (entry?.location.area === "dead-letter" && entry.messageId === id) deadLetterSeen = true;
+			};
+			for (const path of paths) await refresh(path);
 			if (listAll || Date.now() >= nextListing) {
 				listAll = false;
 				counts.listings++;
 				for (const folder of folders) {
-					for (const path of await router.port.list(folder)) {
-						if (router.index.get(path)) continue;
-						counts.reads++;
-						await router.indexSync.refresh(path);
-					}
+					for (const path of await router.port.list(folder)) if (!router.index.get(path)) await refresh(path);
 				}
 				nextListing = Date.now() + pollMs();
 			}
-			const outcome = requestOutcome(router.index, id);
+			// A dead letter with the request's id counts only once no delivered copy of the request is
+			// alive: the copies the index holds elsewhere (no folder of theirs is watched) are looked at again.
+			if (deadLetterSeen) {
+				for (const copy of router.index.withId(id)) if (copy.location.area === "box") await refresh(copy.path);
+			}
+			const outcome = requestOutcome(router.index, request);
 			if (outcome.state !== "pending" || options.signal?.aborted || Date.now() >= deadline) return { outcome, counts };
 			if (changed.size > 0 || listAll) continue;
 			await new Promise<void>((resolve) => {

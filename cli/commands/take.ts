@@ -9,8 +9,9 @@ export const TAKE_HELP = `Usage: a2a take ID [--json] [--vault DIR] [--root NAME
 Takes a response its requester has read out of the requester's inbox: stamps it state: taken and
 moves it to the requester's archive. ID is the response's message_id, or the message_id of the
 request it answers (then every response to that request in the inbox is taken). Taking what is
-already taken changes nothing. With --json: {"path", "taken": [{"message_id", "in_reply_to",
-"path"}], "already_taken"}.`;
+already taken changes nothing. Only a response the router carried to the group that sent the
+request is taken (from that request's target, or the router's own). With --json: {"path", "taken":
+[{"message_id", "in_reply_to", "path"}], "already_taken"}.`;
 
 export async function runTake(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const id = positionalId(args, "the message_id of the response (or of the request it answers)");

@@ -18,7 +18,10 @@ Waits for the outcome of the request whose message_id is ID, as its sender sees 
 It sleeps until the file arrives (the inbox and the dead-letter folder are watched; no busy
 polling) and returns within moments of the delivery. Without --timeout it waits until the outcome.
 With --json, one object: {"state", "message_id", "trace_id", "target_group", "request", "response",
-"dead_letter"}. Take the response out of the inbox afterwards with a2a take ID.`;
+"dead_letter"}. Take the response out of the inbox afterwards with a2a take ID.
+The sender is the group the request's note names: only what the router carried into its inbox in
+reply to ID (its target's answer, or the router's own response) settles it, never another group's
+note that reuses the id.`;
 
 /** Exit code of `a2a wait` when the time given passed with nothing changed. */
 export const EXIT_PENDING = 3;

@@ -1,5 +1,6 @@
 import { buildResponse, messageFileName } from "../core/compose";
 import { isAwaitingAnswer } from "../core/message-index";
+import { alreadyAnsweredReason, requestAnswered } from "../core/routing";
 import type { IndexEntry } from "../core/message-index";
 import { serialiseMessage } from "../core/message-serialise";
 import { checkOutgoing, refusal } from "../core/outgoing";
@@ -11,8 +12,10 @@ import { createUnderFreeName } from "./write-note";
 
 // An agent answers a request delivered to its group (`a2a reply`, the MCP tool `reply`): the
 // response (in_reply_to the request, the same trace) is checked the way the router will check it
-// and written into the outbox of the group that holds the request. With `group`, the request must
-// wait in that group's inbox: an agent answers only what was delivered to it.
+// and written into the outbox of the group that holds the request. The request is the one the
+// router will take the response for, so both refuse alike: a late answer to a timed-out request is
+// written, a second answer is not. With `group`, the request must have been delivered to that
+// group: an agent answers only what was delivered to it.
 
 export interface ReplyInput {
 	/** The request's message_id. */
@@ -33,9 +36,6 @@ export interface SentReply {
 	in_reply_to: string;
 }
 
-const inInbox = (e: IndexEntry): boolean => e.kind === "request" && e.location.area === "box" && e.location.box === "inbox";
-const inArchive = (e: IndexEntry): boolean => e.kind === "request" && e.location.area === "box" && e.location.box === "archive";
-
 function waitingHint(router: Router, group?: string): string {
 	const waiting = [...router.index.inboxes()].filter((e) => isAwaitingAnswer(e) && e.messageId && (group === undefined || e.targetGroup === group));
 	if (waiting.length === 0) return group ? ` No request waits in ${group}'s inbox.` : " No request is waiting in any inbox.";
@@ -43,10 +43,13 @@ function waitingHint(router: Router, group?: string): string {
 	return ` Requests waiting${group ? ` in ${group}'s inbox` : " in inboxes"}: ${shown.join(", ")}`;
 }
 
-/** The request being answered: the copy in an inbox (else in an archive, for the router's own "already answered" words). */
+/**
+ * The request being answered: the one the router will take the response for (rule 7, by
+ * in_reply_to): waiting in an inbox, answered in an archive, or a dead letter (a late answer to a
+ * timed-out request is delivered; anything else there is refused by the router's own words).
+ */
 function requestToAnswer(router: Router, id: string, group?: string): IndexEntry {
-	const copies = router.index.withId(id);
-	const request = copies.find(inInbox) ?? copies.find(inArchive);
+	const request = requestAnswered(router.index, { in_reply_to: id });
 	if (!request) throw new Refused(`no delivered request has message_id "${id}".${waitingHint(router, group)}`, "message_id");
 	if (group !== undefined && request.targetGroup !== group) {
 		throw new Refused(`request "${id}" was delivered to ${request.targetGroup ?? "another group"}, not to ${group}: a group answers only the requests in its own inbox.${waitingHint(router, group)}`, "message_id");
@@ -55,21 +58,12 @@ function requestToAnswer(router: Router, id: string, group?: string): IndexEntry
 }
 
 /**
- * Refused when the group already answered the request. The response is looked for where the router
- * carries it, in that order: the group's outbox (waiting), the requester's inbox (delivered), the
- * requester's archive (taken). Each is read from the disk now, so a response on its way from one to
- * the next is seen in one of them, however fresh the index is.
+ * An answer of the responder's that waits in its outbox: the router has not seen it yet, and will
+ * refuse this second answer once it delivers the first. Read from the disk now.
  */
-async function checkNotAnswered(router: Router, request: IndexEntry, id: string): Promise<void> {
+async function pendingAnswer(router: Router, request: IndexEntry, id: string): Promise<IndexEntry | undefined> {
 	const responder = request.targetGroup ?? "";
-	const ours = (e: IndexEntry) => e.kind === "response" && e.inReplyTo === id && e.sourceGroup === responder;
-	let found = (await outboxEntries(router, [responder])).find(ours);
-	if (!found && request.sourceGroup) {
-		const requester = request.sourceGroup;
-		await refreshFolders(router, [router.layout.box(requester, "inbox"), router.layout.box(requester, "archive")].filter((f): f is string => f !== null));
-		found = router.index.repliesTo(id).find((r) => ours(r) && !r.routerWritten && r.location.area === "box" && r.location.box !== "outbox");
-	}
-	if (found) throw new Refused(`${responder} already answered request "${id}" (response ${found.messageId ?? "?"}, at ${found.path}): answer each request once`, "message_id");
+	return (await outboxEntries(router, [responder])).find((e) => e.kind === "response" && e.inReplyTo === id && e.sourceGroup === responder);
 }
 
 export async function replyToRequest(router: Router, input: ReplyInput): Promise<SentReply> {
@@ -89,11 +83,16 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	const folder = router.layout.box(responder, "outbox");
 	if (!folder) throw new Refused(`the answering group "${responder}" is not in the registry`, "message_id");
 	const text = serialiseMessage(message);
-	const check = checkOutgoing(text, responder, router.context());
-	const refused = refusal(check);
+	// The requester's inbox and archive as they are now: an answer delivered a moment ago is seen by the router's check.
+	if (request.sourceGroup) {
+		await refreshFolders(router, [router.layout.box(request.sourceGroup, "inbox"), router.layout.box(request.sourceGroup, "archive")].filter((f): f is string => f !== null));
+	}
+	const refused = refusal(checkOutgoing(text, responder, router.context()));
 	if (refused !== null) throw new Refused(refused);
-	// After the router's own check, so that both front ends refuse a routed answer with the router's words.
-	await checkNotAnswered(router, request, id);
+	const pending = await pendingAnswer(router, request, id);
+	if (pending) {
+		throw new Refused(`the router would reject it (INVALID_MESSAGE): ${alreadyAnsweredReason(id)} (response ${pending.messageId ?? "?"} waits in ${responder}'s outbox: ${pending.path})`, "message_id");
+	}
 	const path = await createUnderFreeName(router.port, folder, messageFileName(message, now), text);
 	const env = message.envelope;
 	return { path, message_id: env.message_id as string, trace_id: env.trace_id, in_reply_to: env.in_reply_to as string };

@@ -1,8 +1,8 @@
 import { isMap, isSeq, parseDocument } from "yaml";
 import type { Document } from "yaml";
 import { splitNote } from "./frontmatter";
-import { describeRegistryError, isGroupId, parseRegistry } from "./registry";
-import { groupIdReason } from "./group-reasons";
+import { describeRegistryError, isGroupId, parseRegistry, reservedGroupReason } from "./registry";
+import { asSentence, groupIdReason } from "./group-reasons";
 
 // Edits of the registry made from the settings (add, rename, describe or remove a group; the
 // communication settings), applied to the registry's text so that everything else in it (comments,
@@ -45,6 +45,8 @@ function apply(doc: Document, edit: RegistryEdit, known: string[]): string | nul
 	if (edit.op === "add-group" || edit.op === "rename-group") {
 		const id = edit.op === "add-group" ? edit.id.trim() : edit.to.trim();
 		if (!isGroupId(id)) return `${groupIdReason(id)}.`;
+		const reserved = reservedGroupReason(id);
+		if (reserved !== null) return asSentence(reserved);
 		const clash = known.find((k) => k.toLowerCase() === id.toLowerCase() && (edit.op === "add-group" || k !== edit.id));
 		if (clash) return `A group "${clash}" exists already.`;
 	}

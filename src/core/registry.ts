@@ -1,5 +1,5 @@
 import { YamlError, parseYamlSafe, splitNote } from "./frontmatter";
-import { COMMUNICATION_DEFAULTS, CYCLE_DETECTION_MODES, DEFAULT_GATEWAY_GROUP, DEFAULT_ROOT, FOLDER } from "./protocol";
+import { COMMUNICATION_DEFAULTS, CYCLE_DETECTION_MODES, DEFAULT_GATEWAY_GROUP, DEFAULT_ROOT, FOLDER, ROUTER_SENDER } from "./protocol";
 import type { CycleDetection } from "./protocol";
 import { safeRelativeFolder } from "./paths";
 import { describeValue, isPlainObject } from "./text";
@@ -11,6 +11,12 @@ const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function isGroupId(value: unknown): value is string {
 	return typeof value === "string" && GROUP_ID.test(value);
+}
+
+/** Why `id` cannot name a group although it is well formed (the router's own name, in any case), or null. */
+export function reservedGroupReason(id: string): string | null {
+	if (id.toLowerCase() !== ROUTER_SENDER) return null;
+	return `group id "${id}" is reserved for the router (its own error and timeout responses come from ${ROUTER_SENDER}): choose another id`;
 }
 
 export interface GroupEntry {
@@ -97,6 +103,11 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 	const id = body.id !== undefined ? body.id : key;
 	if (!isGroupId(id)) {
 		errors.push({ where, message: `group id ${describeValue(id)} is not valid: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit` });
+		return null;
+	}
+	const reserved = reservedGroupReason(id);
+	if (reserved !== null) {
+		errors.push({ where, message: reserved });
 		return null;
 	}
 	const entry: GroupEntry = { id, serve: body.serve !== false, gateway: body.gateway === true };

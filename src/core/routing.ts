@@ -11,6 +11,7 @@ import type { ErrorCode } from "./protocol";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
 import { unknownGroupReason } from "./group-reasons";
+import { answerOf } from "./request-outcome";
 
 // The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
 // registry and the message index. The router (src/router) carries them out through the vault port.
@@ -92,18 +93,34 @@ export function chainOf(parent: IndexEntry | undefined, sender: string, ownRoute
 }
 
 /**
+ * Rule 5: the hops a request's chain has taken before it, never fewer than the chain shows. The
+ * note's hop_count is the sender's word; its parent's hop + 1, and its chain (the parent's route, or
+ * its own) less the sender, are the router's (a route of n groups ending with the sender is n - 1 hops).
+ */
+export function hopsTaken(hopCount: number, parent: IndexEntry | undefined, chain: string[], ownChain: string[]): number {
+	const parentHops = parent?.hopCount !== undefined ? parent.hopCount + 1 : 0;
+	return Math.max(hopCount, parentHops, chain.length - 1, ownChain.length - 1);
+}
+
+/**
  * The request a response answers (rule 7): the one `in_reply_to` names, else the latest request of
  * the trace waiting in the responder's inbox. Strict: nothing is guessed when in_reply_to is given.
  */
-export function requestAnswered(index: MessageIndex, response: ResponseMessage["envelope"]): IndexEntry | undefined {
+export function requestAnswered(index: MessageIndex, response: Partial<ResponseMessage["envelope"]>): IndexEntry | undefined {
 	if (response.in_reply_to !== undefined) {
 		const named = index.withId(response.in_reply_to).filter((e) => e.kind === "request" && (wasDelivered(e) || e.location.area === "dead-letter"));
 		named.sort(byDeliveryDesc);
 		return named[0];
 	}
+	if (response.trace_id === undefined) return undefined;
 	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
 	waiting.sort(byDeliveryDesc);
 	return waiting[0];
+}
+
+/** Rule 7's words for a second answer to a request (in time or late): a request has one answer. */
+export function alreadyAnsweredReason(requestId: string): string {
+	return `request ${requestId} is already answered`;
 }
 
 function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNote, ctx: RoutingContext): Verdict {
@@ -123,6 +140,10 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 		return reject("INVALID_MESSAGE", `parent_id names a request of trace ${parent.traceId ?? "?"}; a request continues the trace of its parent (trace_id ${parent.traceId ?? "?"})`, raw);
 	}
 	const chain = chainOf(parent, env.source_group, env.route);
+	const hops = hopsTaken(env.hop_count, parent, chain, chainOf(undefined, env.source_group, env.route));
+	if (hops >= maxHops) {
+		return reject("MAX_HOPS_EXCEEDED", `this chain has already taken ${hops} hops (${chain.join(" -> ")}), whatever its hop_count (${env.hop_count}) says; this registry allows at most ${maxHops} hops`, raw);
+	}
 	const cycle = cycleReason(env.target_group, chain, env.trace_id, note.path, ctx);
 	if (cycle) return reject("CYCLE_DETECTED", cycle, raw);
 	const inferredParent = parent && env.parent_id === undefined ? parent.messageId : undefined;
@@ -163,11 +184,16 @@ function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxN
 		return reject("INVALID_MESSAGE", `target_group is ${env.target_group} but request ${request.messageId ?? "?"} came from ${target}: leave target_group out, or name ${target}`, raw);
 	}
 	const late = request.location.area === "dead-letter" && request.state === "timed_out";
+	// One answer per request, late or not: an answer the router already carried to the requester
+	// (not this very note, which an interrupted pass left behind: a duplicate, finished below).
+	const answered = answerOf(ctx.index, request);
+	const sameNote = answered !== undefined && env.message_id !== undefined && answered.messageId === env.message_id;
+	if ((answered && !sameNote) || (!late && request.state === "answered")) return reject("INVALID_MESSAGE", alreadyAnsweredReason(request.messageId ?? "?"), raw);
 	if (!late && !isAwaitingAnswer(request)) {
 		const why =
 			request.location.area === "dead-letter"
 				? `was not delivered (${request.errorCode ?? "dead letter"}): there is nothing to answer`
-				: `is already ${request.state === "answered" ? "answered" : request.state ?? "closed"}`;
+				: `is already ${request.state ?? "closed"}`;
 		return reject("INVALID_MESSAGE", `request ${request.messageId ?? "?"} ${why}`, raw);
 	}
 	if (!ctx.layout.hasGroup(target)) return reject("GROUP_NOT_FOUND", unknownGroup(target, ctx), raw);

@@ -9,6 +9,7 @@ import {
 	PRIORITIES,
 	REQUEST_TYPES,
 	RESPONSE_STATUSES,
+	ROUTER_SENDER,
 } from "./protocol";
 import { isGroupId } from "./registry";
 import { describeValue, isPlainObject, setOwn, utf8Length } from "./text";
@@ -101,6 +102,11 @@ function normaliseTimes(fields: Record<string, unknown>): void {
 	}
 }
 
+/** The router's name, however it is written (`A2A-Relay ` too). */
+export function isRouterName(value: unknown): boolean {
+	return typeof value === "string" && value.trim().toLowerCase() === ROUTER_SENDER;
+}
+
 export function validateRaw(raw: RawMessage, context: ValidationContext = {}): Validation {
 	const problems: Problem[] = [];
 	const fields = { ...raw.fields };
@@ -140,6 +146,12 @@ export function validateRaw(raw: RawMessage, context: ValidationContext = {}): V
 			field: "source_group",
 			message: `is ${describeValue(fields.source_group)} but the note is in the outbox of ${context.outboxGroup}`,
 		});
+	}
+	// Rule 7: only the router's own responses come from a2a-relay (source_group, generated_by); a
+	// group's note that says so would pass for the router's (a group id a2a-relay is refused by the
+	// registry, so source_group: a2a-relay is refused above as another group's).
+	if (context.outboxGroup !== undefined && isRouterName(fields.generated_by)) {
+		problems.push({ field: "generated_by", message: `is ${ROUTER_SENDER}: only the router writes that (on its own error and timeout responses); leave generated_by out` });
 	}
 	if (!isPlainObject(raw.payload)) problems.push({ field: "payload", message: "must be a mapping of fields" });
 	if (problems.length > 0) return { ok: false, problems };

@@ -1,8 +1,8 @@
-import { isAwaitingAnswer, wasDelivered } from "../core/message-index";
+import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
 import { basename } from "../core/paths";
-import { ROUTER_SENDER } from "../core/protocol";
+import { answerOf } from "../core/request-outcome";
 import { WRITE_INTO_OUTBOX } from "../core/routing";
 import { isDue, nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
 import type { PassContext, PassReport } from "./pass-context";
@@ -11,6 +11,15 @@ import type { PassContext, PassReport } from "./pass-context";
 // without the router (rule 7: "write into your outbox"), and the steps an interruption left half
 // done (a request stamped answered or timed out but not yet moved on). It works from the live index:
 // an idle pass reads nothing.
+
+/**
+ * Rule 7: only the router writes into inboxes, and every note it puts there bears delivered_at
+ * (its deliveries and its own error and timeout responses). Any other stamp (dead_at, state) a note
+ * in an inbox has without delivered_at was not the router's.
+ */
+function deliveredHere(entry: IndexEntry): boolean {
+	return entry.deliveredAt !== undefined;
+}
 
 export class InboxUpkeep {
 	constructor(private readonly router: PassContext) {}
@@ -27,14 +36,14 @@ export class InboxUpkeep {
 
 	/** Whether `keep` has anything to do for an entry now (most waiting requests: nothing, and no await). */
 	private needsCare(entry: IndexEntry, now: number): boolean {
-		if (entry.deliveredAt === undefined && entry.deadAt === undefined) return true;
+		if (!deliveredHere(entry)) return true;
 		if (entry.kind !== "request") return false;
 		if (entry.state === "answered" || entry.state === "timed_out") return true;
 		return isAwaitingAnswer(entry) && (this.hasAnswer(entry) || isDue(entry, now));
 	}
 
 	private async keep(entry: IndexEntry, report: PassReport): Promise<void> {
-		if (entry.deliveredAt === undefined && entry.deadAt === undefined) return this.refuseArrival(entry, report);
+		if (!deliveredHere(entry)) return this.refuseArrival(entry, report);
 		if (entry.kind !== "request") return;
 		if (entry.state === "answered") {
 			await this.moveToArchive(entry);
@@ -69,8 +78,7 @@ export class InboxUpkeep {
 
 	/** True when the request's answer was delivered (an interruption kept the request from its archive). */
 	private hasAnswer(request: IndexEntry): boolean {
-		if (!request.messageId) return false;
-		return this.router.index.repliesTo(request.messageId).some((r) => r.kind === "response" && wasDelivered(r) && !r.routerWritten && r.sourceGroup === request.targetGroup);
+		return answerOf(this.router.index, request) !== undefined;
 	}
 
 	/** Rule 7: a note the router did not deliver, found in an inbox, goes to the dead-letter folder. */
@@ -89,9 +97,10 @@ export class InboxUpkeep {
 		}
 		const parsed = readRawMessage(read.text, entry.path);
 		const raw = parsed.ok ? parsed.raw : undefined;
-		const claimed = typeof raw?.fields.source_group === "string" ? raw.fields.source_group : "";
-		const known = claimed !== ROUTER_SENDER && router.layout.hasGroup(claimed);
-		const decision = await router.reject({ path: entry.path, group: known ? claimed : "", read }, "INVALID_MESSAGE", WRITE_INTO_OUTBOX, raw, known);
+		// Whoever the note claims to come from, it was written into this group's inbox: the error response goes there.
+		const holder = entry.location.area === "box" ? entry.location.group : "";
+		const known = router.layout.hasGroup(holder);
+		const decision = await router.reject({ path: entry.path, group: known ? holder : "", read }, "INVALID_MESSAGE", WRITE_INTO_OUTBOX, raw, known);
 		if (decision) report.decisions.push(decision);
 	}
 

@@ -44,6 +44,8 @@ export async function boxEntries(router: Router, box: "inbox" | "outbox", groups
 
 function rank(entry: IndexEntry): number {
 	const loc = entry.location;
+	// A note in an inbox or an archive without the router's delivered_at was not put there by the router.
+	if (loc.area === "box" && loc.box !== "outbox" && entry.deliveredAt === undefined) return 6;
 	if (loc.area === "box") return loc.box === "inbox" ? 0 : loc.box === "archive" ? 1 : 2;
 	if (loc.area === "dead-letter") return entry.errorCode === "DUPLICATE" ? 4 : 3;
 	return 5;
@@ -51,7 +53,8 @@ function rank(entry: IndexEntry): number {
 
 /**
  * Every copy of message `id`, the one that stands for it first: in an inbox, an archive, an
- * outbox, the dead-letter folder, and last a duplicate's dead letter. Refreshes the index first.
+ * outbox, the dead-letter folder, then a duplicate's dead letter, and last a note in an inbox or
+ * an archive that the router did not deliver there. Refreshes the index first.
  */
 export async function copiesOf(router: Router, id: string): Promise<IndexEntry[]> {
 	const indexed = () => router.index.withId(id).filter((e) => e.kind !== null);
@@ -90,19 +93,22 @@ export async function readMessage(router: Router, id: string): Promise<MessageDe
 	return detail;
 }
 
+/** The copy of request `id` that stands for it among `copies` (best first); with `group`, of a request that group sent. */
+export function requestAmong(copies: IndexEntry[], group?: string): IndexEntry | undefined {
+	return copies.find((e) => e.kind === "request" && (group === undefined || e.sourceGroup === group));
+}
+
 /**
- * A request by its message_id; with `group`, one that this group sent. Refused for an unknown id,
- * a response, or another group's request.
+ * A request by its message_id; with `group`, one that this group sent (without it, the request's
+ * own note says who sent it: the best copy's source_group). Refused for an unknown id, a response,
+ * or another group's request.
  */
 export async function findRequest(router: Router, id: string, group?: string): Promise<IndexEntry> {
 	const copies = await copiesOf(router, checkedId(id));
-	const request = copies.find((e) => e.kind === "request");
-	if (!request) {
-		if (copies.length > 0) throw new Refused(`message "${id}" is a response, not a request: give the message_id of the request it answers (its in_reply_to${copies[0].inReplyTo ? `, "${copies[0].inReplyTo}"` : ""})`, "message_id");
-		throw unknownId(id);
-	}
-	if (group !== undefined && request.sourceGroup !== group) {
-		throw new Refused(`request "${id}" was sent by ${request.sourceGroup ?? "another group"}, not by ${group}: only its sender waits for its answer`, "message_id");
-	}
-	return request;
+	const request = requestAmong(copies, group);
+	if (request) return request;
+	const other = requestAmong(copies);
+	if (other) throw new Refused(`request "${id}" was sent by ${other.sourceGroup ?? "another group"}, not by ${group ?? "?"}: only its sender waits for its answer`, "message_id");
+	if (copies.length > 0) throw new Refused(`message "${id}" is a response, not a request: give the message_id of the request it answers (its in_reply_to${copies[0].inReplyTo ? `, "${copies[0].inReplyTo}"` : ""})`, "message_id");
+	throw unknownId(id);
 }

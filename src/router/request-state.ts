@@ -1,7 +1,7 @@
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
 import { MAX_NOTE_BYTES } from "../core/protocol";
-import { requestOutcome } from "../core/request-outcome";
+import { isCopyOfRequest, requestOutcome } from "../core/request-outcome";
 import type { RequestOutcome, RequestOutcomeName } from "../core/request-outcome";
 import { copiesOf, findRequest, readMessage } from "./message-lookup";
 import { detailOf, placeOf } from "./message-view";
@@ -37,8 +37,8 @@ export async function describeOutcome(router: Router, request: IndexEntry, found
 	const id = request.messageId ?? "";
 	// Where the request is now (it has moved since it was found, most likely): its best copy, read afresh,
 	// and the outcome worked out again from that same look (a request only ever moves on).
-	const now = (await copiesOf(router, id)).find((e) => e.kind === "request");
-	const again = requestOutcome(router.index, id);
+	const now = (await copiesOf(router, id)).find((e) => isCopyOfRequest(e, request));
+	const again = requestOutcome(router.index, request);
 	const outcome = again.state !== "pending" ? again : found;
 	const view: RequestState = {
 		state: outcome.state,
@@ -56,5 +56,5 @@ export async function describeOutcome(router: Router, request: IndexEntry, found
 /** The state of request `id` now; with `group`, only of a request that group sent. */
 export async function requestState(router: Router, id: string, group?: string): Promise<RequestState> {
 	const request = await findRequest(router, id, group);
-	return describeOutcome(router, request, requestOutcome(router.index, id));
+	return describeOutcome(router, request, requestOutcome(router.index, request));
 }

@@ -1,8 +1,9 @@
 import type { IndexEntry } from "../core/message-index";
 import { basename } from "../core/paths";
-import { isDeliveredResponse } from "../core/request-outcome";
+import { isOwnResponse, responsesSettling } from "../core/request-outcome";
 import { stampNoteText, stampTaken } from "../core/stamps";
-import { checkedId, copiesOf, unknownId } from "./message-lookup";
+import { refreshIndex } from "./index-refresh";
+import { checkedId, copiesOf, requestAmong, unknownId } from "./message-lookup";
 import { Refused } from "./refused";
 import type { Router } from "./router";
 
@@ -10,7 +11,9 @@ import type { Router } from "./router";
 // The response is stamped `state: taken` where it is (only if it is still the note that was read),
 // then moved to the requester's archive under a free name (never over another note). Given a
 // request's id, every response to it that waits in the inbox is taken (an answer that came late
-// after the router's timeout response, too). Taking what is already taken changes nothing.
+// after the router's timeout response, too). Taking what is already taken changes nothing. Only a
+// response that settles a request of the group holding it is taken (src/core/request-outcome.ts):
+// a note of another group that reuses an id, or answers a request it never held, is not.
 
 export interface TakenResponse {
 	message_id: string;
@@ -37,11 +40,15 @@ const heldBy = (e: IndexEntry, box: "inbox" | "archive", group?: string): boolea
 	return owner !== null && (group === undefined || owner === group);
 };
 
-/** The responses `id` names: the response itself, or those that answer the request `id`. */
-function responsesNamed(router: Router, id: string, copies: IndexEntry[]): IndexEntry[] {
-	const own = copies.filter((e) => e.kind === "response" && isDeliveredResponse(e));
+/**
+ * The responses `id` names: the response itself, or those that settle the request `id` (the one
+ * `group` sent; without `group`, the one its best copy says sent it).
+ */
+function responsesNamed(router: Router, id: string, copies: IndexEntry[], group?: string): IndexEntry[] {
+	const own = copies.filter((e) => e.kind === "response" && isOwnResponse(router.index, e));
 	if (own.length > 0) return own;
-	return router.index.repliesTo(id).filter(isDeliveredResponse);
+	const request = requestAmong(copies, group);
+	return request ? responsesSettling(router.index, request) : [];
 }
 
 async function takeOne(router: Router, response: IndexEntry): Promise<TakenResponse> {
@@ -62,8 +69,14 @@ async function takeOne(router: Router, response: IndexEntry): Promise<TakenRespo
 
 /** Takes the response `id` names (its own id or its request's); with `group`, only from that group's inbox. */
 export async function takeResponse(router: Router, id: string, group?: string): Promise<TakeResult> {
-	const copies = await copiesOf(router, checkedId(id));
-	const named = responsesNamed(router, id, copies);
+	let copies = await copiesOf(router, checkedId(id));
+	let named = responsesNamed(router, id, copies, group);
+	if (named.length === 0 && copies.some((e) => e.kind === "response")) {
+		// The request it answers may be moving between the router's folders (answered, archived): look at everything again.
+		await refreshIndex(router, { thorough: true });
+		copies = await copiesOf(router, id);
+		named = responsesNamed(router, id, copies, group);
+	}
 	const waiting = named.filter((e) => heldBy(e, "inbox", group));
 	if (waiting.length > 0) {
 		const taken: TakenResponse[] = [];
@@ -79,7 +92,11 @@ export async function takeResponse(router: Router, id: string, group?: string): 
 		const owner = holder(named[0], "inbox") ?? holder(named[0], "archive") ?? "another group";
 		throw new Refused(`the response "${id}" names is for ${owner}, not for ${group ?? "?"}: only the group that sent the request takes its answer`, "message_id");
 	}
-	const request = copies.find((e) => e.kind === "request");
+	const request = requestAmong(copies, group);
+	const others = requestAmong(copies);
+	if (!request && others) {
+		throw new Refused(`request "${id}" was sent by ${others.sourceGroup ?? "another group"}, not by ${group ?? "?"}: only the group that sent the request takes its answer`, "message_id");
+	}
 	if (request) {
 		throw new Refused(`no response to request "${id}" has arrived yet: wait for it first (wait_for_response, or a2a wait --message ${id}), then take it`, "message_id");
 	}

@@ -71,7 +71,7 @@ describe("a2a inbox", () => {
 		expect((await a2a(v.dir, "inbox", "--group", FRONTEND, "--json")).json).toEqual([]);
 		const again = await a2a(v.dir, "reply", "--message", sent.message_id, "--status", "success", "--answer", "again");
 		expect(again.code).toBe(1);
-		expect(again.stderr[0]).toMatch(/--message: 20-frontend-group already answered request .* answer each request once/);
+		expect(again.stderr[0]).toMatch(/--message: the router would reject it \(INVALID_MESSAGE\): request .* is already answered \(response .* waits in 20-frontend-group's outbox: /);
 	});
 
 	it("refuses a group the registry does not know (exit 1) and needs --group", async () => {

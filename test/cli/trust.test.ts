@@ -116,7 +116,10 @@ describe("item 2: what is delivered is what was validated", () => {
 		const decisions = await route();
 		expect(decisions).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE", path: "A2A/dead-letter/forged.md" }]);
 		expect(String(decisions[0].reason)).toContain("write into your outbox");
-		expect(await v.files(BOX(B, "inbox"))).toEqual([]);
+		// What is left in B's inbox is the router's error response about it: B's inbox held the note.
+		const left = await v.files(BOX(B, "inbox"));
+		expect(left.map((f) => path.basename(f))).toEqual([expect.stringMatching(/^error-forged-1-[0-9a-f]{10}\.md$/)]);
+		expect(await v.frontmatter(left[0])).toMatchObject({ source_group: "a2a-relay", target_group: B, in_reply_to: "forged-1" });
 	});
 });
 

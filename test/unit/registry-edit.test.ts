@@ -39,6 +39,10 @@ describe("editRegistryText", () => {
 		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "add-group", id: "../x" }, "A2A").ok).toBe(false);
 		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "add-group", id: "10-BACKEND-group" }, "A2A")).toEqual({ ok: false, error: 'A group "10-backend-group" exists already.' });
 		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "rename-group", id: "10-backend-group", to: "20-frontend-group" }, "A2A").ok).toBe(false);
+		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "add-group", id: "A2A-Relay" }, "A2A")).toEqual({
+			ok: false,
+			error: 'Group id "A2A-Relay" is reserved for the router (its own error and timeout responses come from a2a-relay): choose another id.',
+		});
 		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "remove-group", id: "nope" }, "A2A")).toEqual({ ok: false, error: 'The registry has no group "nope".' });
 		expect(editRegistryText("groups: [unclosed", { op: "add-group", id: "a" }, "A2A").ok).toBe(false);
 		expect(editRegistryText(EXAMPLE_REGISTRY, { op: "set-group", id: "10-backend-group", field: "url", value: "ftp://x" }, "A2A").ok).toBe(false);
