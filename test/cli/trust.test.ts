@@ -211,12 +211,15 @@ describe("item 15: seed-format keys that name JavaScript internals are data", ()
 });
 
 describe("item 16: message notes are never agents", () => {
-	it("a group folder inside the agents folder does not make its messages agents in a2a status", async () => {
+	it("a group folder inside the agents folder is refused by the registry, and no message becomes an agent in a2a status", async () => {
 		await v.write("A2A/registry.yaml", `${REGISTRY}  50-agents-group:\n    folder: A2A/agents/team\n`);
 		await a2a(v.dir, "init");
 		await a2a(v.dir, "agent", "set", "alpha", "status=active");
 		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "pa-1", target_group: "50-agents-group" }));
-		await route();
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.code).toBe(2);
+		expect(run.stderr.join("\n")).toContain('folder "A2A/agents/team" overlaps the agents folder A2A/agents');
+		expect(run.json.map((d) => [d.outcome, d.error_code])).toEqual([["rejected", "GROUP_NOT_FOUND"]]);
 		const status = await a2a(v.dir, "status", "--json");
 		expect(status.json.filter((l) => l.type === "agent").map((l) => l.name)).toEqual(["alpha"]);
 	});
