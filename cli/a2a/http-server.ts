@@ -98,6 +98,12 @@ export class A2aHttpServer {
 
 	/** Answers one request; returns the JSON-RPC method it called, when it called one. */
 	private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<string | undefined> {
+		if (this.options.token === null && !isLocalHost(req.headers.host, this.options.host)) {
+			// Without a token the server trusts its callers to be on this machine: a page whose name
+			// was rebound to 127.0.0.1 comes with its own name as Host, and is refused.
+			sendJson(res, 421, { error: "this server answers only calls addressed to this machine (Host 127.0.0.1, localhost or its bound address); serve with --token-file to accept others" });
+			return undefined;
+		}
 		const path = (req.url ?? "/").split("?")[0];
 		if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
 			this.index(req, res);
@@ -216,4 +222,11 @@ export class A2aHttpServer {
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
+}
+
+/** True when a Host header names this machine: a loopback name or address, or the address the server is bound to. */
+function isLocalHost(header: string | undefined, bound: string): boolean {
+	if (header === undefined) return true;
+	const name = header.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
+	return name === "localhost" || name === "127.0.0.1" || name === "::1" || name === bound.toLowerCase() || /^127(\.\d{1,3}){3}$/.test(name);
 }

@@ -135,13 +135,16 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 	return entry;
 }
 
+/** One folder in the other, or the same, compared without case: on macOS, Windows and phones `A2A/Log` is `A2A/log`. */
 function overlaps(a: string, b: string): boolean {
-	return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	return x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
 }
 
 /** How `folder` clashes with the A2A root or the router's own folders in it, or null. */
 function reservedClash(folder: string, root: string): string | null {
-	if (folder === root || root.startsWith(`${folder}/`)) return `holds the A2A folder ${root}`;
+	if (folder.toLowerCase() === root.toLowerCase() || root.toLowerCase().startsWith(`${folder.toLowerCase()}/`)) return `holds the A2A folder ${root}`;
 	for (const own of [FOLDER.deadLetter, FOLDER.log, FOLDER.agents]) {
 		if (overlaps(folder, `${root}/${own}`)) return `overlaps the ${own} folder ${root}/${own}`;
 	}

@@ -17,8 +17,8 @@ export function escapeCell(text: string | undefined, max = 200): string {
 	return oneLine(text, max)
 		.replace(/[&<>]/g, (c) => HTML_ENTITIES[c])
 		.replace(/[\\`*[\]#!|~=^$%]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
-		// A bare address would become a link: `://` and `www.` are written with an escaped character.
-		.replace(/:\/\/|\bwww\./gi, (m) => (m.startsWith(":") ? "\\://" : `${m.slice(0, 3)}\\.`));
+		// A bare address would become a link, `key:: value` a Dataview field: `://`, `::` and `www.` are written with an escaped character.
+		.replace(/:\/\/|::|\bwww\./gi, (m) => (m === "::" ? "\\:\\:" : m.startsWith(":") ? "\\://" : `${m.slice(0, 3)}\\.`));
 }
 
 /** The text of a cell written by escapeCell. */

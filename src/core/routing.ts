@@ -112,10 +112,25 @@ export function requestAnswered(index: MessageIndex, response: Partial<ResponseM
 		named.sort(byDeliveryDesc);
 		return named[0];
 	}
-	if (response.trace_id === undefined) return undefined;
-	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
-	waiting.sort(byDeliveryDesc);
+	const waiting = requestsWaitingFor(index, response);
+	// Requests from two groups wait for this responder in the trace: whose answer it is, only in_reply_to can say.
+	if (new Set(waiting.map((e) => e.sourceGroup)).size > 1) return undefined;
 	return waiting[0];
+}
+
+/** The requests of the response's trace waiting for its source group's answer, latest delivery first. */
+function requestsWaitingFor(index: MessageIndex, response: Partial<ResponseMessage["envelope"]>): IndexEntry[] {
+	if (response.trace_id === undefined) return [];
+	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
+	return waiting.sort(byDeliveryDesc);
+}
+
+/** Why a response without in_reply_to answers no request: none waits, or requests of several groups do. */
+function noRequestReason(index: MessageIndex, env: ResponseMessage["envelope"]): string {
+	const waiting = requestsWaitingFor(index, env);
+	if (waiting.length === 0) return `no request of trace ${env.trace_id} waits for an answer from ${env.source_group}: give in_reply_to, the message_id of the request you answer`;
+	const ids = waiting.map((e) => `${e.messageId ?? "?"} from ${e.sourceGroup ?? "?"}`).join(", ");
+	return `requests of several groups wait for ${env.source_group}'s answer in trace ${env.trace_id} (${ids}): give in_reply_to, the message_id of the request you answer`;
 }
 
 /** Rule 7's words for a second answer to a request (in time or late): a request has one answer. */
@@ -169,7 +184,7 @@ function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxN
 		const reason =
 			env.in_reply_to !== undefined
 				? `in_reply_to "${env.in_reply_to}" names no request that was delivered`
-				: `no request of trace ${env.trace_id} waits for an answer from ${env.source_group}: give in_reply_to, the message_id of the request you answer`;
+				: noRequestReason(ctx.index, env);
 		return reject("INVALID_MESSAGE", reason, raw);
 	}
 	if (env.message_id !== undefined && env.message_id === request.messageId) {

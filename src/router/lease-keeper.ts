@@ -58,6 +58,8 @@ export class LeaseKeeper {
 	readonly marginMs: number;
 	private readonly monotonic: () => number;
 	private readonly wallClock: () => number;
+	/** Another router's claim as this device first saw it, on its own clock. */
+	private claimSeen: { key: string; since: number } | null = null;
 
 	constructor(
 		private readonly port: VaultPort,
@@ -109,11 +111,13 @@ export class LeaseKeeper {
 			case "take": {
 				const claim = await this.claim(current);
 				if (claim === null) return this.standby("another router is taking the lease at this moment", current);
+				const record = this.freshRecord(current);
 				try {
-					await this.write(read, this.freshRecord(current));
+					await this.write(read, record);
 				} finally {
 					await this.port.remove(claim).catch(() => undefined);
 				}
+				if (this.held) await this.removeOldClaims(record.renewal).catch(() => undefined);
 				if (this.held) this.lastReason = judgement.reason;
 				return this.held;
 			}
@@ -157,7 +161,7 @@ export class LeaseKeeper {
 	 * named after the renewal it is about to write takes the lease; the other stands by. The claim is
 	 * removed once the note is written, so a later taker's check sees the new note. A claim left by a
 	 * router that stopped between the two is cleared: at once when it is this device's own (one router
-	 * per device runs at a time: the local lock), else once it is stale.
+	 * per device runs at a time: the local lock), else once it is STALE_CLAIM_MS old.
 	 */
 	private async claim(previous: LeaseRecord | null): Promise<string | null> {
 		const path = `${this.options.path.replace(/\.md$/i, "")}-claim-${(previous?.renewal ?? 0) + 1}.tmp`;
@@ -165,10 +169,28 @@ export class LeaseKeeper {
 		if (await this.port.create(path, text)) return path;
 		const left = await this.port.read(path);
 		if (!left) return null;
-		const own = left.text === text;
-		if (!own && this.wallClock() - left.info.mtime < STALE_CLAIM_MS) return null;
+		if (left.text !== text) {
+			// Stale once its time is far from now either way (a time ahead is another clock's or a
+			// `touch`), or once this router has seen it unchanged for that long on its own clock.
+			const key = `${path}\n${left.text}\n${left.info.id}`;
+			if (this.claimSeen?.key !== key) this.claimSeen = { key, since: this.monotonic() };
+			const fresh = Math.abs(this.wallClock() - left.info.mtime) < STALE_CLAIM_MS && this.monotonic() - this.claimSeen.since < STALE_CLAIM_MS;
+			if (fresh) return null;
+		}
+		this.claimSeen = null;
 		await this.port.remove(path, left);
 		return (await this.port.create(path, text)) ? path : null;
+	}
+
+	/** Claims of earlier renewals that a stopped router left: removed once this router holds the lease. */
+	private async removeOldClaims(renewal: number): Promise<void> {
+		const prefix = `${this.options.path.replace(/\.md$/i, "")}-claim-`;
+		const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+		for (const path of await this.port.list(folder)) {
+			if (!path.startsWith(prefix) || !path.endsWith(".tmp")) continue;
+			const number = path.slice(prefix.length, -".tmp".length);
+			if (/^\d+$/.test(number) && Number(number) < renewal) await this.port.remove(path);
+		}
 	}
 
 	private freshRecord(previous: LeaseRecord | null): LeaseRecord {

@@ -17,8 +17,15 @@ function isDay(day: string): boolean {
 	return Number.isFinite(time) && new Date(time).toISOString().startsWith(day);
 }
 
+/** True when every line is one a log note holds: its title, the table's head, rows, blank lines. */
+function onlyLogLines(text: string): boolean {
+	return text.split("\n").every((line) => line.trim() === "" || line.startsWith("| ") || /^# Routing log \d{4}-\d{2}-\d{2}\s*$/.test(line));
+}
+
 export class LogWriter {
 	private readonly folders = new Set<string>();
+	/** Notes named like conflict copies that are not, already reported. */
+	private readonly keptCopies = new Set<string>();
 	/** What could not be written or merged since the last look: warnings for the pass report. */
 	private problems: string[] = [];
 
@@ -103,6 +110,12 @@ export class LogWriter {
 				const text = main.text.endsWith("\n") || main.text === "" ? main.text : `${main.text}\n`;
 				if ((await this.port.replace(mainPath, text + missing.join(""), main)) !== "done") return false;
 			}
+		}
+		// A note named like a conflict copy that holds more than log lines (prose) is kept, and said once.
+		if (!onlyLogLines(copy.text)) {
+			if (!this.keptCopies.has(path)) this.problems.push(`${path} is named like a conflict copy of the log but holds more than log rows: its rows are in the log, the note is kept`);
+			this.keptCopies.add(path);
+			return false;
 		}
 		return (await this.port.remove(path, copy)) === "done";
 	}

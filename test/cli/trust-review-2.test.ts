@@ -63,15 +63,27 @@ describe("review 2, item 10: a log's conflict copy joins the log as rows the rou
 		await v.write(`A2A/log/${day}.sync-conflict-20260101-000000-ABCDEFG.md`, `${copy}\n`);
 		expect((await a2a(v.dir, "route")).code).toBe(0);
 		const text = await v.read(`A2A/log/${day}.md`);
-		expect(await v.files("A2A/log")).toEqual([`A2A/log/${day}.md`]);
+		// The copy holds more than rows (the script and the link lines): it is kept, its rows merged.
+		expect(await v.files("A2A/log")).toEqual([`A2A/log/${day}.md`, `A2A/log/${day}.sync-conflict-20260101-000000-ABCDEFG.md`]);
 		expect(text).not.toMatch(/<img|<script|\]\(http|https:\/\/|!\[\[/);
 		expect(text).toContain("&lt;img src\\=x onerror\\=alert(1)&gt;");
 		const rows = parseLogLines(text);
 		expect(rows.map((r) => r.messageId)).toEqual(["m-1", "m-2", "<img src=x onerror=alert(1)>", "see https://evil.example/x"]);
-		// The same copy again (the other device merged it too): nothing is added twice.
-		await v.write(`A2A/log/${day} (conflicted copy 2).md`, `${copy}\n`);
+		// The same rows again in a copy of rows only (the other device merged them too): nothing is added twice, the copy goes.
+		const rowsOnly = copy.split("\n").filter((line) => line.startsWith("| ")).join("\n");
+		await v.write(`A2A/log/${day} (conflicted copy 2).md`, `${rowsOnly}\n`);
 		expect((await a2a(v.dir, "route")).code).toBe(0);
 		expect(parseLogLines(await v.read(`A2A/log/${day}.md`))).toHaveLength(4);
+		expect(await v.files("A2A/log")).not.toContain(`A2A/log/${day} (conflicted copy 2).md`);
+	});
+
+	it("a note only named like a log's conflict copy, holding prose, is kept (review 3)", async () => {
+		const day = TODAY();
+		await v.write(`A2A/log/${day} (conflict notes).md`, "My notes about today's conflict.\n");
+		const run = await a2a(v.dir, "route");
+		expect(run.code).toBe(0);
+		expect(await v.read(`A2A/log/${day} (conflict notes).md`)).toBe("My notes about today's conflict.\n");
+		expect(run.stderr.join("\n")).toContain("is named like a conflict copy of the log but holds more than log rows");
 	});
 
 	it("a copy named after a day that does not exist is left alone, and routing goes on", async () => {

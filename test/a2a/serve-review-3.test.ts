@@ -1,0 +1,80 @@
+import { TaskState } from "@a2a-js/sdk";
+import { describe, expect, it } from "vitest";
+import { A_GROUP, B_GROUP, GATEWAY, clientFor, getTask, notesWithId, send, until, useHarness, userMessage } from "./harness";
+
+// The third adversarial review of `a2a serve`: one named test per break it found, run as users run
+// it (the CLI bundle as child processes, the official client, raw HTTP). Each fails on the code it
+// was written against.
+
+const h = useHarness();
+
+const inInbox = (group: string) => (n: { path: string }) => n.path.startsWith(`A2A/groups/${group}/inbox/`);
+
+describe("review 3: a client's contextId may name an internal trace and take its answers", () => {
+	it("a response without in_reply_to, in a trace an A2A client joined, is handed to nobody: the router asks for in_reply_to", async () => {
+		const v = await h.vault();
+		h.router(v.dir);
+		// An internal request from A to B, delivered.
+		const sent = await h.run(["send", "--vault", v.dir, "--from", A_GROUP, "--to", B_GROUP, "--type", "query", "--question", "internal"]);
+		const traceId = /trace_id: (\S+)/.exec(sent.stdout)?.[1] ?? "";
+		const internalId = /message_id: (\S+)/.exec(sent.stdout)?.[1] ?? "";
+		await until("the internal delivery", async () => (await notesWithId(v, internalId)).find(inInbox(B_GROUP)));
+		// An outside client sends to B in that trace.
+		const served = await h.serve(v.dir);
+		const client = await clientFor(served.groupUrl(B_GROUP));
+		await send(client, userMessage("joined-1", "unrelated", { contextId: traceId }), true);
+		await until("the client's delivery", async () => (await notesWithId(v, "joined-1")).find(inInbox(B_GROUP)));
+		// B answers its internal peer the seed's way: trace only, no in_reply_to.
+		await v.write(
+			`A2A/groups/${B_GROUP}/outbox/answer.md`,
+			`---\nkind: response\ntrace_id: ${traceId}\nsource_group: ${B_GROUP}\nstatus: success\n---\n\n## Answer\n\nfor ${A_GROUP} only\n`,
+		);
+		await until("the answer routed", async () => (await v.files(`A2A/groups/${B_GROUP}/outbox`)).length === 0);
+		// Requests of two groups wait for B's answer in that trace: whose it is, only in_reply_to can say.
+		// The router refuses to guess: B gets an error response asking for in_reply_to; nobody gets the answer.
+		const errorResponse = await until("B's error response", async () => {
+			for (const f of await v.files(`A2A/groups/${B_GROUP}/inbox`)) {
+				const text = await v.read(f);
+				if (text.includes("error_code: INVALID_MESSAGE")) return text;
+			}
+			return undefined;
+		});
+		expect(errorResponse).toContain("give in_reply_to");
+		expect(errorResponse).toContain(internalId);
+		const task = await getTask(client, "joined-1");
+		expect(task.status?.state).not.toBe(TaskState.TASK_STATE_COMPLETED);
+		expect(JSON.stringify(task.artifacts)).not.toContain(`for ${A_GROUP} only`);
+		expect(await v.files(`A2A/groups/${GATEWAY}/inbox`)).toEqual([]);
+	});
+});
+
+describe("review 3: a2a serve on loopback without a token answers any Host (DNS rebinding)", () => {
+	it("a call whose Host header names another site is refused and writes nothing", async () => {
+		const v = await h.vault();
+		const served = await h.serve(v.dir);
+		const port = new URL(served.url).port;
+		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "rebind-1", role: "ROLE_USER", parts: [{ text: "from a web page" }] }, configuration: { returnImmediately: true } } });
+		const http = await import("node:http");
+		const status = await new Promise<number>((resolve, reject) => {
+			const req = http.request({ host: "127.0.0.1", port, path: `/groups/${A_GROUP}/`, method: "POST", headers: { Host: `rebind.attacker.example:${port}`, Origin: `http://rebind.attacker.example:${port}`, "A2A-Version": "1.0", "Content-Type": "text/plain" } }, (res) => {
+				res.resume();
+				res.on("end", () => resolve(res.statusCode ?? 0));
+			});
+			req.on("error", reject);
+			req.end(body);
+		});
+		expect(status).toBeGreaterThanOrEqual(400);
+		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
+	});
+});
+
+describe("review 3: a huge timeout_seconds in the routing metadata makes a task that never ends", () => {
+	it("SendMessage with timeout_seconds 9007199254740991 is refused, not written as a note the router cannot route", async () => {
+		const v = await h.vault();
+		const served = await h.serve(v.dir);
+		const client = await clientFor(served.groupUrl(A_GROUP));
+		const message = userMessage("huge-1", "forever", { metadata: { "urn:a2a-relay:ext:routing:v1": { timeout_seconds: Number.MAX_SAFE_INTEGER } } });
+		await expect(send(client, message, true)).rejects.toThrow(/timeout_seconds/);
+		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
+	});
+});
