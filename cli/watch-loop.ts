@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { printReport } from "./route-report";
+import type { PassReport } from "../src/router/router";
 import { checkRegistry } from "./session";
 import type { Session } from "./session";
 
@@ -17,6 +18,22 @@ export interface WatchOptions {
 
 const DEBOUNCE_MS = 5;
 
+/**
+ * When the notes that wait for their writer are next worth a look: the earliest time one of them has
+ * been quiet for the grace period. `fresh`: every waiting note was just looked at, so earlier times are stale.
+ */
+function nextRecheck(report: PassReport, waiting: Set<string>, previous: number, fresh: boolean): number {
+	if (waiting.size === 0) return Infinity;
+	const base = fresh ? Infinity : previous;
+	// One millisecond late rather than early: a timer may fire a little before its time by the wall clock.
+	return Math.min(base, report.recheckAt !== undefined ? report.recheckAt + 1 : Infinity);
+}
+
+/** Says on stderr which outbox notes wait for their writer and why (rule 2): each time the router looked at one. */
+function printWaiting(session: Session, report: PassReport): void {
+	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(`waiting for its writer: ${path} (${reason})`);
+}
+
 export async function watchRouting(session: Session, options: WatchOptions): Promise<void> {
 	const { router, vault } = session;
 	if (!session.json) session.err(`Watching ${vault.dir} (${router.layout.root}); press Ctrl+C to stop.`);
@@ -27,7 +44,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let wake: (() => void) | null = null;
 	let stopping = false;
 	let lastReason = "";
-	let waiting = new Set<string>();
+	const waiting = new Set<string>();
+	let recheckAt = Infinity;
 
 	const poke = () => {
 		if (wake) {
@@ -89,9 +107,15 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			const full = everything || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
 			changed.clear();
 			everything = false;
-			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...waiting])]);
-			waiting = new Set(report.waiting);
+			// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.
+			const recheck = Date.now() >= recheckAt ? [...waiting] : [];
+			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...recheck])]);
+			if (full || recheck.length > 0) waiting.clear();
+			for (const p of outbox) waiting.delete(p);
+			for (const p of report.waiting) waiting.add(p);
+			recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
 			printReport(session, report);
+			printWaiting(session, report);
 			if (report.busy && report.standby !== lastReason) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
 			if (router.lease.lostTo !== null) {
 				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
@@ -103,7 +127,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			const due = router.nextWakeTime();
 			const times = [nextSlowCheck, now + router.lease.renewEveryMs];
 			if (due !== null) times.push(due);
-			if (waiting.size > 0) times.push(now + Math.max(100, router.graceMs / 4));
+			if (waiting.size > 0 && Number.isFinite(recheckAt)) times.push(recheckAt);
 			if (changed.size > 0) continue;
 			await new Promise<void>((resolve) => {
 				wake = resolve;

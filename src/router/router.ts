@@ -165,7 +165,11 @@ export class Router implements PassContext {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
 		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
-		if (verdict.action === "wait") report.waiting.push(note.path);
+		if (verdict.action === "wait") {
+			report.waiting.push(note.path);
+			(report.waitReasons ??= {})[note.path] = verdict.reason;
+			report.recheckAt = Math.min(report.recheckAt ?? Infinity, verdict.until);
+		}
 		else if (verdict.action === "ignore") this.outboxes.reportIgnored(note.path, verdict.reason, report);
 		if (decision) report.decisions.push(decision);
 	}
