@@ -1,6 +1,11 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serialQueue } from "../../cli/mcp/context";
+import { buildMcpServer } from "../../cli/mcp/server";
+import { NodeVault } from "../../cli/node-vault";
+import { Router } from "../../src/router/router";
 import { readFrontmatter } from "../../src/core/frontmatter";
 import { useCliBundle } from "../helpers/cli-process";
 import type { Watcher } from "../helpers/cli-process";
@@ -91,5 +96,63 @@ describe("review 2, item 3: a2a route --watch routes only a note its writer is d
 		expect(run.code).toBe(0);
 		expect(run.json.map((d) => d.outcome)).toEqual(["delivered"]);
 		expect(readFrontmatter(await v.read(`${BOX(B, "inbox")}/now.md`))).toMatchObject({ message_id: "at-once-1" });
+	});
+});
+
+describe("review 2, item 11: a timeout_seconds beyond 30 days is refused, never an endless failure", () => {
+	it("a2a route rejects a note with timeout_seconds 1e20 as INVALID_MESSAGE naming the maximum, once, and the next pass has nothing to say", async () => {
+		await v.write(`${BOX(A, "outbox")}/forever.md`, requestNote({ message_id: "forever-1", target_group: B, timeout_seconds: 1e20 }));
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.code).toBe(0);
+		expect(run.stderr.join("\n")).not.toMatch(/Invalid time value|could not route/);
+		expect(run.json).toMatchObject([{ outcome: "rejected", message_id: "forever-1", error_code: "INVALID_MESSAGE" }]);
+		const dead = await v.files("A2A/dead-letter");
+		expect(dead).toHaveLength(1);
+		expect(String((await v.frontmatter(dead[0])).error_message)).toContain("timeout_seconds must be a whole number of seconds from 1 to 2592000 (30 days)");
+		const again = await a2a(v.dir, "route", "--json");
+		expect(again.stderr.join("\n")).not.toMatch(/Invalid time value|could not route/);
+		expect(again.json).toEqual([]);
+		// At the largest timeout allowed the request is delivered, with an expiry 30 days on.
+		await v.write(`${BOX(A, "outbox")}/month.md`, requestNote({ message_id: "month-1", target_group: B, timeout_seconds: 2592000 }));
+		expect((await a2a(v.dir, "route", "--json")).json).toMatchObject([{ outcome: "delivered", message_id: "month-1" }]);
+		const fm = await v.frontmatter(`${BOX(B, "inbox")}/month.md`);
+		expect(Date.parse(String(fm.expires_at)) - Date.parse(String(fm.delivered_at))).toBe(2592000 * 1000);
+	});
+
+	it("a2a send --timeout 1e20 is refused with the same words, and writes nothing", async () => {
+		const run = await a2a(v.dir, "send", "--from", A, "--to", B, "--type", "query", "--question", "q?", "--timeout", "100000000000000000000");
+		expect(run.code).toBe(1);
+		expect(run.stderr.join("\n")).toContain("--timeout: must be a whole number of seconds from 1 to 2592000 (30 days)");
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
+	it("MCP send_request with timeout_seconds 1e20 is an error naming the maximum, and writes nothing", async () => {
+		const vault = new NodeVault(v.dir);
+		const router = new Router(vault);
+		await router.loadRegistry();
+		const server = buildMcpServer({ vault, router, group: A, serial: serialQueue(), log: () => undefined }, "test");
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const client = new Client({ name: "review-2", version: "0" });
+		await client.connect(clientSide);
+		try {
+			const result = await client.callTool({ name: "send_request", arguments: { to: B, type: "query", question: "q?", timeout_seconds: 1e20 } });
+			expect(result.isError).toBe(true);
+			expect(JSON.stringify(result.content)).toContain("from 1 to 2592000 (30 days)");
+		} finally {
+			await client.close();
+			await server.close();
+		}
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
+	it("a registry timeout_seconds beyond 30 days is a registry error, and the default is used", async () => {
+		await v.write("A2A/registry.yaml", REGISTRY.replace(/timeout_seconds: \d+/, "timeout_seconds: 100000000000000000000"));
+		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "reg-1", target_group: B }));
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.stderr.join("\n")).toContain("communication.timeout_seconds: must be at most 2592000 (30 days)");
+		expect(run.json).toMatchObject([{ outcome: "delivered" }]);
+		const fm = await v.frontmatter(`${BOX(B, "inbox")}/ask.md`);
+		expect(Date.parse(String(fm.expires_at)) - Date.parse(String(fm.delivered_at))).toBe(30_000);
 	});
 });
