@@ -258,7 +258,7 @@ export class NodeVault implements VaultPort {
 	 * still what was read: a note rewritten meanwhile stays, to be routed as what it now is. An
 	 * interruption between the two leaves both; the next transfer finds its copy (`existed`).
 	 */
-	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+	async transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options: TransferOptions = {}): Promise<TransferResult> {
 		const before = this.unchanged(this.abs(source.info.path), source);
 		if (before !== "done") return before;
 		for (const name of names) {

@@ -1,5 +1,5 @@
 import { hasRouterStamps, isCopyOf, sameApartFromTimes } from "../core/copies";
-import { candidateNames } from "../core/file-names";
+import { candidateNames, isCandidateName } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
@@ -262,7 +262,7 @@ export class Router implements PassContext {
 	 */
 	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
 		// The copy is at one of this note's own names, and says what the note says.
-		if (!candidateNames(basename(note.path), existing.messageId).includes(basename(existing.path))) return null;
+		if (!isCandidateName(basename(note.path), existing.messageId, basename(existing.path))) return null;
 		const copy = await this.port.read(existing.path);
 		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
 		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";

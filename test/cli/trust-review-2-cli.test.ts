@@ -156,3 +156,28 @@ describe("review 2, item 11: a timeout_seconds beyond 30 days is refused, never 
 		expect(Date.parse(String(fm.expires_at)) - Date.parse(String(fm.delivered_at))).toBe(30_000);
 	});
 });
+
+describe("review 2, item 9: however many notes share a name in a folder, a note always finds a free name", () => {
+	it("60 requests all named ask.md, with ids that share their first letters, are all delivered into one inbox; nothing is overwritten", async () => {
+		const senders = [A, "30-devops-group", "40-security-group"];
+		const ids: string[] = [];
+		for (let round = 0; round < 20; round++) {
+			for (const [i, from] of senders.entries()) {
+				const id = `message-${String(round * 3 + i).padStart(4, "0")}`;
+				ids.push(id);
+				await v.write(`${BOX(from, "outbox")}/ask.md`, requestNote({ message_id: id, source_group: from, target_group: B }, `## Question\n\nQuestion ${id}?\n`));
+			}
+			const run = await a2a(v.dir, "route", "--json");
+			expect(run.stderr.join("\n")).not.toMatch(/could not route|no free name/);
+			expect(run.json.map((d) => d.outcome)).toEqual(["delivered", "delivered", "delivered"]);
+		}
+		const inbox = await v.files(BOX(B, "inbox"));
+		expect(inbox).toHaveLength(60);
+		expect(new Set(inbox).size).toBe(60);
+		// Each delivered note is its own message, whole: nothing was written over another.
+		const delivered = await Promise.all(inbox.map(async (p) => ({ id: String((await v.frontmatter(p)).message_id), body: await v.body(p) })));
+		expect(delivered.map((d) => d.id).sort()).toEqual([...ids].sort());
+		for (const d of delivered) expect(d.body).toContain(`Question ${d.id}?`);
+		for (const from of senders) expect(await v.files(BOX(from, "outbox"))).toEqual([]);
+	});
+});
