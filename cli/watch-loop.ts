@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { printReport } from "./route-report";
 import type { PassReport } from "../src/router/router";
+import { describeRegistryError } from "../src/core/registry";
 import { checkRegistry } from "./session";
 import type { Session } from "./session";
 
@@ -29,6 +30,13 @@ function nextRecheck(report: PassReport, waiting: Set<string>, previous: number,
 	return Math.min(base, report.recheckAt !== undefined ? report.recheckAt + 1 : Infinity);
 }
 
+/** Why the registry just read is not used, and what the router does meanwhile. */
+function unusableRegistryWarning(session: Session): string {
+	const { router } = session;
+	const why = (router.unusableRegistry?.errors ?? []).map(describeRegistryError).join("; ");
+	return `the registry cannot be used now (${why}): routing goes on with the last registry that could be used until it is fixed`;
+}
+
 /** Says on stderr which outbox notes wait for their writer and why (rule 2): each time the router looked at one. */
 function printWaiting(session: Session, report: PassReport): void {
 	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(`waiting for its writer: ${path} (${reason})`);
@@ -44,6 +52,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let wake: (() => void) | null = null;
 	let stopping = false;
 	let lastReason = "";
+	let registryTrouble = false;
 	const waiting = new Set<string>();
 	let recheckAt = Infinity;
 
@@ -89,8 +98,16 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 		while (!stopping) {
 			const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
 			if (registryChanged && (await router.loadRegistry())) {
-				checkRegistry(session);
-				watchFolders();
+				if (router.unusableRegistry) {
+					// Said once per spell: the registry may be saved several times before it is good again.
+					if (!registryTrouble) session.err(`warning: ${unusableRegistryWarning(session)}`);
+					registryTrouble = true;
+				} else {
+					if (registryTrouble) session.err("The registry can be used again: routing with it.");
+					registryTrouble = false;
+					checkRegistry(session);
+					watchFolders();
+				}
 			}
 			if (everything || Date.now() >= nextSlowCheck) {
 				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.

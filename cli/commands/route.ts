@@ -43,6 +43,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const vaultDir = await existingVaultFolder(args);
 	const session = await openSession(args, io, {
 		graceMs: watch ? graceMs : 0,
+		keepLastGoodRegistry: watch,
 		marginMs,
 		identity: cliIdentity(role),
 		localLock: processLock(vaultDir, rootFolder(args), role),

@@ -53,6 +53,12 @@ export interface RouterOptions {
 	isEditing?: (path: string) => boolean;
 	/** Lets a host app breathe during long indexing. */
 	yieldNow?: () => Promise<void>;
+	/**
+	 * A registry that becomes unusable (missing, or not YAML: an editor saving it, a sync replacing
+	 * it) does not stop a router that had a usable one: it routes on with that one (see
+	 * `unusableRegistry`) until the registry can be used again. Off: an unusable registry stops routing.
+	 */
+	keepLastGoodRegistry?: boolean;
 }
 
 
@@ -104,11 +110,22 @@ export class Router implements PassContext {
 		return this.indexSync.index;
 	}
 
+	/**
+	 * The registry as last read when it could not be used while the router routes on with an earlier
+	 * one (option keepLastGoodRegistry); null when the registry in use is the one in the vault.
+	 */
+	unusableRegistry: Registry | null = null;
+
 	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read. */
 	async loadRegistry(): Promise<boolean> {
 		const loaded = await loadRegistry(this.port, this.root);
 		if (loaded.text === this.registryText) return false;
 		this.registryText = loaded.text;
+		if (!loaded.registry.usable && this.registry.usable && this.options.keepLastGoodRegistry) {
+			this.unusableRegistry = loaded.registry;
+			return true;
+		}
+		this.unusableRegistry = null;
 		this.registry = loaded.registry;
 		this.layout = new VaultLayout(this.root, this.registry);
 		this.indexSync.clear();

@@ -181,3 +181,39 @@ describe("review 2, item 9: however many notes share a name in a folder, a note 
 		for (const from of senders) expect(await v.files(BOX(from, "outbox"))).toEqual([]);
 	});
 });
+
+describe("review 2, item 5: a2a route --watch routes on while the registry is briefly unusable", () => {
+	const send = async (id: string) => {
+		await v.write(`${BOX(A, "outbox")}/${id}.md`, requestNote({ message_id: id, target_group: B }));
+		await until(`${id} to be delivered`, () => v.exists(`${BOX(B, "inbox")}/${id}.md`), w);
+	};
+	let w: Watcher;
+	const warnings = () => w.errors.filter((l) => l.startsWith("warning: the registry cannot be used now"));
+
+	it("with the registry removed, then not YAML, it keeps routing with the last good one, warns once, and uses the registry again when it is good", async () => {
+		w = watch("--grace", "0");
+		await send("before-1");
+		await fs.rm(path.join(v.dir, "A2A/registry.yaml"));
+		await until("the warning", () => warnings().length > 0, w);
+		expect(warnings()[0]).toContain("is missing");
+		await send("while-missing-1");
+		await v.write("A2A/registry.yaml", "groups: [unclosed\n");
+		await send("while-broken-1");
+		expect(warnings()).toHaveLength(1);
+		expect(w.child.exitCode).toBeNull();
+		// Good again, with a group more: the router follows it.
+		await v.write("A2A/registry.yaml", `${REGISTRY}  50-qa-group:\n    description: Tests\n`);
+		await until("the registry to be used again", () => w.errors.some((l) => l.startsWith("The registry can be used again")), w);
+		await v.write(`${BOX(A, "outbox")}/to-qa.md`, requestNote({ message_id: "to-qa-1", target_group: "50-qa-group" }));
+		await until("the delivery to the new group", () => v.exists(`${BOX("50-qa-group", "inbox")}/to-qa.md`), w);
+		await stop(w);
+		expect(await w.closed).toBe(0);
+	});
+
+	it("a registry that is unusable when it starts is still exit 2", async () => {
+		await v.write("A2A/registry.yaml", "groups: [unclosed\n");
+		const run = await a2a(v.dir, "route", "--watch", "--json");
+		expect(run.code).toBe(2);
+		expect(run.stderr.join("\n")).toContain("no usable registry");
+	});
+});
