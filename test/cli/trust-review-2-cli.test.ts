@@ -1,7 +1,10 @@
+import fsModule from "node:fs";
 import { promises as fs } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import * as os from "node:os";
 import * as path from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { serialQueue } from "../../cli/mcp/context";
 import { buildMcpServer } from "../../cli/mcp/server";
 import { NodeVault } from "../../cli/node-vault";
@@ -215,5 +218,74 @@ describe("review 2, item 5: a2a route --watch routes on while the registry is br
 		const run = await a2a(v.dir, "route", "--watch", "--json");
 		expect(run.code).toBe(2);
 		expect(run.stderr.join("\n")).toContain("no usable registry");
+	});
+});
+
+describe("review 2, item 13: a box or the log folder that links outside the vault is never written to", () => {
+	let outside: string;
+	beforeEach(async () => {
+		outside = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-outside-"));
+	});
+	afterEach(async () => {
+		vi.restoreAllMocks();
+		syncBuiltinESMExports();
+		await fs.rm(outside, { recursive: true, force: true });
+	});
+
+	it("an inbox linked to a folder elsewhere: the note stays in its outbox with a clear failure, nothing is written there, and the pass goes on", async () => {
+		await fs.rm(path.join(v.dir, BOX(B, "inbox")), { recursive: true });
+		await fs.symlink(outside, path.join(v.dir, BOX(B, "inbox")));
+		await v.write(`${BOX(A, "outbox")}/to-b.md`, requestNote({ message_id: "linked-1", target_group: B }));
+		await v.write(`${BOX(A, "outbox")}/to-c.md`, requestNote({ message_id: "plain-1", target_group: "30-devops-group", trace_id: "22222222-2222-4222-8222-222222222222" }));
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.code).toBe(0);
+		expect(run.stderr.join("\n")).toContain(`could not route ${BOX(A, "outbox")}/to-b.md: ${BOX(B, "inbox")} leads to`);
+		expect(run.stderr.join("\n")).toContain("outside the vault");
+		expect(await fs.readdir(outside)).toEqual([]);
+		expect(await v.files(BOX(A, "outbox"))).toEqual([`${BOX(A, "outbox")}/to-b.md`]);
+		expect(run.json).toMatchObject([{ outcome: "delivered", message_id: "plain-1" }]);
+		// Made a folder of the vault again, the note is delivered.
+		await fs.rm(path.join(v.dir, BOX(B, "inbox")));
+		await fs.mkdir(path.join(v.dir, BOX(B, "inbox")));
+		expect((await a2a(v.dir, "route", "--json")).json).toMatchObject([{ outcome: "delivered", message_id: "linked-1" }]);
+	});
+
+	it("a log folder linked elsewhere: the note is delivered, the log row is a warning, nothing is written there", async () => {
+		await fs.rm(path.join(v.dir, "A2A/log"), { recursive: true, force: true });
+		await fs.symlink(outside, path.join(v.dir, "A2A/log"));
+		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "log-linked-1", target_group: B }));
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.code).toBe(0);
+		expect(run.json).toMatchObject([{ outcome: "delivered", message_id: "log-linked-1" }]);
+		expect(run.stderr.join("\n")).toMatch(/warning: .*outside the vault/);
+		expect(await fs.readdir(outside)).toEqual([]);
+	});
+
+	it("looks each folder's real path up once, not once per note", async () => {
+		const count = async (notes: number): Promise<number> => {
+			for (let i = 0; i < notes; i++) {
+				await v.write(`${BOX(A, "outbox")}/n-${notes}-${i}.md`, requestNote({ message_id: `count-${notes}-${i}`, target_group: B, trace_id: `${String(i).padStart(8, "0")}-2222-4222-8222-22222222222${notes % 10}` }));
+			}
+			let calls = 0;
+			const api = fsModule as unknown as Record<string, (...a: unknown[]) => unknown>;
+			const original = api.realpathSync;
+			const spy = vi.spyOn(api, "realpathSync" as never).mockImplementation(((...args: unknown[]) => {
+				calls++;
+				return original.apply(api, args);
+			}) as never);
+			syncBuiltinESMExports();
+			try {
+				const run = await a2a(v.dir, "route", "--json");
+				expect(run.json.filter((d) => d.outcome === "delivered")).toHaveLength(notes);
+			} finally {
+				spy.mockRestore();
+				syncBuiltinESMExports();
+			}
+			return calls;
+		};
+		const few = await count(2);
+		const many = await count(30);
+		expect(few).toBeGreaterThan(0);
+		expect(many).toBe(few);
 	});
 });
