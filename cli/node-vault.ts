@@ -10,6 +10,25 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 // hard-linked into place: link() never replaces an existing file, so a reader never sees half a note
 // and two writers of one name cannot overwrite each other. Symbolic links are never followed.
 
+/**
+ * The real path of `full` (links resolved); for a path that does not exist (yet), that of its
+ * nearest existing parent with the rest of the path after it.
+ */
+function realPathOf(full: string): { real: string; exists: boolean } {
+	let existing = full;
+	const rest: string[] = [];
+	for (;;) {
+		try {
+			return { real: path.join(fs.realpathSync(existing), ...rest), exists: rest.length === 0 };
+		} catch (error) {
+			const parent = path.dirname(existing);
+			if (!isCode(error, "ENOENT", "ENOTDIR") || parent === existing) throw error;
+			rest.unshift(path.basename(existing));
+			existing = parent;
+		}
+	}
+}
+
 function unlinkQuietly(full: string): void {
 	try {
 		fs.unlinkSync(full);
@@ -162,26 +181,16 @@ export class NodeVault implements VaultPort {
 		const known = this.placement.get(folderFull);
 		if (known === null) return;
 		if (known !== undefined) throw new Error(known);
-		this.vaultReal ??= fs.realpathSync(this.dir);
-		let existing = folderFull;
-		let rest: string[] = [];
-		let real: string;
-		for (;;) {
-			try {
-				real = fs.realpathSync(existing);
-				break;
-			} catch (error) {
-				const parent = path.dirname(existing);
-				if (!isCode(error, "ENOENT", "ENOTDIR") || parent === existing) throw error;
-				rest = [path.basename(existing), ...rest];
-				existing = parent;
-			}
+		if (this.vaultReal === undefined) {
+			const vault = realPathOf(this.dir);
+			if (vault.exists) this.vaultReal = vault.real;
 		}
-		const target = path.join(real, ...rest);
-		const relative = path.relative(this.vaultReal, target);
+		const vaultReal = this.vaultReal ?? realPathOf(this.dir).real;
+		const folder = realPathOf(folderFull);
+		const relative = path.relative(vaultReal, folder.real);
 		const inside = relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-		const verdict = inside ? null : `${this.rel(folderFull) || "."} leads to ${target}, outside the vault (a link to a folder elsewhere): nothing is written there; make it a folder of the vault`;
-		if (existing === folderFull) this.placement.set(folderFull, verdict);
+		const verdict = inside ? null : `${this.rel(folderFull) || "."} leads to ${folder.real}, outside the vault (a link to a folder elsewhere): nothing is written there; make it a folder of the vault`;
+		if (folder.exists) this.placement.set(folderFull, verdict);
 		if (verdict !== null) throw new Error(verdict);
 	}
 
