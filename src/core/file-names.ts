@@ -57,7 +57,7 @@ const FIRST_SERIES = 50;
  * the safe name with a hash of the whole id (and a number from 2), or with a number. Every name fits
  * in 255 bytes, and no two indexes give the same name (the suffix is never cut, only the stem).
  */
-function nameAt(stem: string, messageId: string | undefined, index: number): string {
+function nameAt(stem: string, messageId: string | undefined, index: number, ending = ".md"): string {
 	let suffix: string;
 	if (index === 0) suffix = "";
 	else if (messageId === undefined) suffix = `-${index}`;
@@ -68,7 +68,7 @@ function nameAt(stem: string, messageId: string | undefined, index: number): str
 		const key = shortHash(messageId, 16);
 		suffix = index === FIRST_SERIES ? `-${key}` : `-${key}-${index - FIRST_SERIES + 1}`;
 	}
-	return `${fitBytes(stem, MAX_NAME_BYTES - utf8Length(`${suffix}.md`))}${suffix}.md`;
+	return `${fitBytes(stem, MAX_NAME_BYTES - utf8Length(`${suffix}${ending}`))}${suffix}${ending}`;
 }
 
 /**
@@ -84,17 +84,18 @@ const MAX_CANDIDATES = 1_000_000;
  * whole id with a counter (without an id: numbered ones). Notes of other ids that share a name and
  * the id's start fill at most the first series; after it only copies of this very id compete, and
  * the counter passes every one of them: a free name is always found, after at most one try per file
- * the folder holds. A generator: take what you need, never spread it.
+ * the folder holds. Every name ends with `ending` (`.md` unless told), whole. A generator: take
+ * what you need, never spread it.
  */
-export function* candidateNames(fileName: string, messageId?: string): Generator<string, void> {
+export function* candidateNames(fileName: string, messageId?: string, ending = ".md"): Generator<string, void> {
 	const stem = safeStem(fileName);
-	for (let index = 0; index < MAX_CANDIDATES; index++) yield nameAt(stem, messageId, index);
+	for (let index = 0; index < MAX_CANDIDATES; index++) yield nameAt(stem, messageId, index, ending);
 }
 
 /** The first `count` names of `candidateNames`. */
-export function firstCandidateNames(fileName: string, messageId: string | undefined, count: number): string[] {
+export function firstCandidateNames(fileName: string, messageId: string | undefined, count: number, ending = ".md"): string[] {
 	const names: string[] = [];
-	for (const name of candidateNames(fileName, messageId)) {
+	for (const name of candidateNames(fileName, messageId, ending)) {
 		if (names.length >= count) break;
 		names.push(name);
 	}

@@ -181,6 +181,17 @@ export function quarantineText(original: string, fields: Record<string, unknown>
 	return buildNote({ ...fields, quarantined: true }, `\n${original}`);
 }
 
+/** What a note too large to read names the file it was kept in (rule 3, dead-letter/). */
+export const OVERSIZE_SUFFIX = ".oversize";
+
+/**
+ * The dead letter of a note over the size limit, which is never read whole: the router's fields and
+ * a line that names the file beside it where the note is kept as it was (`original`).
+ */
+export function oversizeDeadLetterText(fields: Record<string, unknown>, original: string): string {
+	return buildNote({ ...fields, original_file: original }, `\nThis note was larger than the limit, so the router did not read it. It is kept as it was, unread, in \`${original}\`.\n`);
+}
+
 /** The original text of a quarantined dead letter (for retrying it); null for any other note. */
 export function unquarantineText(text: string): string | null {
 	const split = splitNote(text);

@@ -289,3 +289,71 @@ describe("review 2, item 13: a box or the log folder that links outside the vaul
 		expect(many).toBe(few);
 	});
 });
+
+describe("review 2, item 12: a note far over the size limit is quarantined without being read", () => {
+	const SIZE = 600 * 1024 * 1024;
+	/** A 600 MB note whose first bytes are a valid request: a sparse file, no disk used. */
+	async function hugeNote(name: string, id: string): Promise<string> {
+		const rel = `${BOX(A, "outbox")}/${name}`;
+		await v.write(rel, requestNote({ message_id: id, target_group: B }));
+		await fs.truncate(path.join(v.dir, rel), SIZE);
+		return rel;
+	}
+
+	it("the note is moved as it is into dead-letter/ with a small stamped dead letter beside it; the sender gets its error response", async () => {
+		await hugeNote("huge.md", "huge-1");
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.code).toBe(0);
+		expect(run.json).toMatchObject([{ outcome: "rejected", message_id: "huge-1", error_code: "INVALID_MESSAGE", path: "A2A/dead-letter/huge.dead.md" }]);
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+		expect(await v.files("A2A/dead-letter")).toEqual(["A2A/dead-letter/huge.dead.md", "A2A/dead-letter/huge.md.oversize"]);
+		expect((await fs.stat(path.join(v.dir, "A2A/dead-letter/huge.md.oversize"))).size).toBe(SIZE);
+		expect(await v.frontmatter("A2A/dead-letter/huge.dead.md")).toMatchObject({
+			message_id: "huge-1",
+			source_group: A,
+			target_group: B,
+			state: "dead",
+			error_code: "INVALID_MESSAGE",
+			error_message: `the note is ${SIZE} bytes; the limit is 102400 (100 KB)`,
+			original_file: "A2A/dead-letter/huge.md.oversize",
+		});
+		const responses = await v.files(BOX(A, "inbox"));
+		expect(responses).toHaveLength(1);
+		expect(await v.frontmatter(responses[0])).toMatchObject({ status: "error", error_code: "INVALID_MESSAGE", in_reply_to: "huge-1", source_group: "a2a-relay" });
+		// Nothing left to do, and nothing is overwritten when the same name comes again.
+		expect((await a2a(v.dir, "route", "--json")).json).toEqual([]);
+		await hugeNote("huge.md", "huge-2");
+		expect((await a2a(v.dir, "route", "--json")).json).toMatchObject([{ outcome: "rejected", message_id: "huge-2" }]);
+		expect(await v.files("A2A/dead-letter")).toHaveLength(4);
+		expect((await fs.stat(path.join(v.dir, "A2A/dead-letter/huge.md.oversize"))).size).toBe(SIZE);
+	});
+
+	it("the router reads no more than the note's head: bytes read through the port are counted", async () => {
+		await hugeNote("huge.md", "huge-3");
+		const inner = new NodeVault(v.dir);
+		let bytesRead = 0;
+		const reads: string[] = [];
+		const port = new Proxy(inner, {
+			get(target, prop, receiver) {
+				const value = Reflect.get(target, prop, receiver) as unknown;
+				if (prop !== "read" || typeof value !== "function") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+				return async (...args: unknown[]) => {
+					const got = (await (value as (...a: unknown[]) => Promise<{ text: string } | null>).apply(target, args)) as { text: string } | null;
+					if (got) {
+						bytesRead += Buffer.byteLength(got.text, "utf8");
+						reads.push(String(args[0]));
+					}
+					return got;
+				};
+			},
+		});
+		const router = new Router(port);
+		await router.loadRegistry();
+		const report = await router.pass();
+		await router.stop();
+		expect(report.failures).toEqual([]);
+		expect(report.decisions).toMatchObject([{ outcome: "rejected", message_id: "huge-3", error_code: "INVALID_MESSAGE" }]);
+		expect(reads.filter((p) => p.endsWith("huge.md"))).toHaveLength(1);
+		expect(bytesRead).toBeLessThan(1024 * 1024);
+	});
+});
