@@ -41,8 +41,9 @@ export class DeadLetters {
 	/**
 	 * Rule 3's size limit, decided on the size alone: the note is never parsed nor read beyond the
 	 * head the outbox reader read. Its sender gets its error response; the note is moved as it is
-	 * into the dead-letter folder (never over another file) as `<name>.oversize`, and a small dead
-	 * letter beside it, `<name>.dead.md`, carries the router's stamps and names it.
+	 * into the dead-letter folder (never over another file) as `<name>.md.oversize`, and a small dead
+	 * letter beside it, `<name>.dead.md`, carries the router's stamps and names it. A pass stopped
+	 * between the move and the dead letter leaves the note kept, unstamped and unlogged.
 	 */
 	async rejectOversize(note: QueuedNote, report: PassReport): Promise<void> {
 		const router = this.router;
