@@ -10,6 +10,25 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 // hard-linked into place: link() never replaces an existing file, so a reader never sees half a note
 // and two writers of one name cannot overwrite each other. Symbolic links are never followed.
 
+/**
+ * The real path of `full` (links resolved); for a path that does not exist (yet), that of its
+ * nearest existing parent with the rest of the path after it.
+ */
+function realPathOf(full: string): { real: string; exists: boolean } {
+	let existing = full;
+	const rest: string[] = [];
+	for (;;) {
+		try {
+			return { real: path.join(fs.realpathSync(existing), ...rest), exists: rest.length === 0 };
+		} catch (error) {
+			const parent = path.dirname(existing);
+			if (!isCode(error, "ENOENT", "ENOTDIR") || parent === existing) throw error;
+			rest.unshift(path.basename(existing));
+			existing = parent;
+		}
+	}
+}
+
 function unlinkQuietly(full: string): void {
 	try {
 		fs.unlinkSync(full);
@@ -28,6 +47,10 @@ export class NodeVault implements VaultPort {
 	readonly dir: string;
 	private readonly folders = new Set<string>();
 	private readonly appending = new Map<string, number>();
+	/** The vault folder's real path, once looked up. */
+	private vaultReal: string | undefined;
+	/** Folders whose real path was looked up: null when inside the vault, else why nothing is written there. */
+	private readonly placement = new Map<string, string | null>();
 
 	constructor(vaultDir: string) {
 		this.dir = path.resolve(vaultDir);
@@ -143,8 +166,32 @@ export class NodeVault implements VaultPort {
 	private ensureParent(full: string): void {
 		const parent = path.dirname(full);
 		if (this.folders.has(parent)) return;
+		this.assertInside(parent);
 		fs.mkdirSync(parent, { recursive: true });
 		this.folders.add(parent);
+	}
+
+	/**
+	 * Refuses a write into a folder whose real path is outside the vault's (a box or the log folder
+	 * that is a link to a folder elsewhere): whatever links the vault holds, nothing is written
+	 * outside it. A folder is looked up once (one realpath, then cached), never once per note; one
+	 * that does not exist yet is judged by its nearest existing parent, where mkdir would write.
+	 */
+	private assertInside(folderFull: string): void {
+		const known = this.placement.get(folderFull);
+		if (known === null) return;
+		if (known !== undefined) throw new Error(known);
+		if (this.vaultReal === undefined) {
+			const vault = realPathOf(this.dir);
+			if (vault.exists) this.vaultReal = vault.real;
+		}
+		const vaultReal = this.vaultReal ?? realPathOf(this.dir).real;
+		const folder = realPathOf(folderFull);
+		const relative = path.relative(vaultReal, folder.real);
+		const inside = relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+		const verdict = inside ? null : `${this.rel(folderFull) || "."} leads to ${folder.real}, outside the vault (a link to a folder elsewhere): nothing is written there; make it a folder of the vault`;
+		if (folder.exists) this.placement.set(folderFull, verdict);
+		if (verdict !== null) throw new Error(verdict);
 	}
 
 	/** Writes a temporary file next to `full`; the caller links or renames it into place. */
@@ -195,6 +242,7 @@ export class NodeVault implements VaultPort {
 		const dest = this.abs(to);
 		const before = this.lstatFile(src);
 		if (!before) return "missing";
+		this.assertInside(path.dirname(src));
 		this.ensureParent(dest);
 		try {
 			fs.linkSync(src, dest);
@@ -230,6 +278,7 @@ export class NodeVault implements VaultPort {
 		const full = this.abs(vaultPath);
 		const check = this.unchanged(full, expected);
 		if (check !== "done") return check;
+		this.assertInside(path.dirname(full));
 		const temp = this.writeTemp(full, keepOriginalBytes(text, expected));
 		try {
 			fs.renameSync(temp, full);
@@ -244,6 +293,7 @@ export class NodeVault implements VaultPort {
 		const full = this.abs(vaultPath);
 		const check = expected ? this.unchanged(full, expected) : this.lstatFile(full) ? "done" : "missing";
 		if (check !== "done") return check;
+		this.assertInside(path.dirname(full));
 		try {
 			fs.unlinkSync(full);
 		} catch (error) {
@@ -258,9 +308,13 @@ export class NodeVault implements VaultPort {
 	 * still what was read: a note rewritten meanwhile stays, to be routed as what it now is. An
 	 * interruption between the two leaves both; the next transfer finds its copy (`existed`).
 	 */
-	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
-		const before = this.unchanged(this.abs(source.info.path), source);
+	async transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options: TransferOptions = {}): Promise<TransferResult> {
+		const sourceFull = this.abs(source.info.path);
+		const before = this.unchanged(sourceFull, source);
 		if (before !== "done") return before;
+		// Both ends are checked before anything is written: a refused transfer leaves the note where it is, alone.
+		this.assertInside(path.dirname(sourceFull));
+		this.assertInside(this.abs(folder));
 		for (const name of names) {
 			const path = `${folder}/${name}`;
 			let existed = false;
@@ -284,6 +338,7 @@ export class NodeVault implements VaultPort {
 		const full = this.abs(vaultPath);
 		let fd = this.appending.get(full);
 		if (fd === undefined) {
+			this.assertInside(path.dirname(full));
 			if (!this.lstatFile(full) && (await this.create(vaultPath, header + text))) return;
 			fd = fs.openSync(full, fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW);
 			this.appending.set(full, fd);
@@ -308,6 +363,7 @@ export class NodeVault implements VaultPort {
 	async ensureFolder(vaultPath: string): Promise<void> {
 		const full = this.abs(vaultPath);
 		if (!this.folders.has(full)) {
+			this.assertInside(full);
 			fs.mkdirSync(full, { recursive: true });
 			this.folders.add(full);
 		}

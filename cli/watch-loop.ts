@@ -1,5 +1,7 @@
 import * as fs from "node:fs";
 import { printReport } from "./route-report";
+import type { PassReport } from "../src/router/router";
+import { describeRegistryError } from "../src/core/registry";
 import { checkRegistry } from "./session";
 import type { Session } from "./session";
 
@@ -17,6 +19,29 @@ export interface WatchOptions {
 
 const DEBOUNCE_MS = 5;
 
+/**
+ * When the notes that wait for their writer are next worth a look: the earliest time one of them has
+ * been quiet for the grace period. `fresh`: every waiting note was just looked at, so earlier times are stale.
+ */
+function nextRecheck(report: PassReport, waiting: Set<string>, previous: number, fresh: boolean): number {
+	if (waiting.size === 0) return Infinity;
+	const base = fresh ? Infinity : previous;
+	// One millisecond late rather than early: a timer may fire a little before its time by the wall clock.
+	return Math.min(base, report.recheckAt !== undefined ? report.recheckAt + 1 : Infinity);
+}
+
+/** Why the registry just read is not used, and what the router does meanwhile. */
+function unusableRegistryWarning(session: Session): string {
+	const { router } = session;
+	const why = (router.unusableRegistry?.errors ?? []).map(describeRegistryError).join("; ");
+	return `the registry cannot be used now (${why}): routing goes on with the last registry that could be used until it is fixed`;
+}
+
+/** Says on stderr which outbox notes wait for their writer and why (rule 2): each time the router looked at one. */
+function printWaiting(session: Session, report: PassReport): void {
+	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(`waiting for its writer: ${path} (${reason})`);
+}
+
 export async function watchRouting(session: Session, options: WatchOptions): Promise<void> {
 	const { router, vault } = session;
 	if (!session.json) session.err(`Watching ${vault.dir} (${router.layout.root}); press Ctrl+C to stop.`);
@@ -27,7 +52,9 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let wake: (() => void) | null = null;
 	let stopping = false;
 	let lastReason = "";
-	let waiting = new Set<string>();
+	let registryTrouble = false;
+	const waiting = new Set<string>();
+	let recheckAt = Infinity;
 
 	const poke = () => {
 		if (wake) {
@@ -71,8 +98,16 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 		while (!stopping) {
 			const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
 			if (registryChanged && (await router.loadRegistry())) {
-				checkRegistry(session);
-				watchFolders();
+				if (router.unusableRegistry) {
+					// Said once per spell: the registry may be saved several times before it is good again.
+					if (!registryTrouble) session.err(`warning: ${unusableRegistryWarning(session)}`);
+					registryTrouble = true;
+				} else {
+					if (registryTrouble) session.err("The registry can be used again: routing with it.");
+					registryTrouble = false;
+					checkRegistry(session);
+					watchFolders();
+				}
 			}
 			if (everything || Date.now() >= nextSlowCheck) {
 				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
@@ -89,9 +124,15 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			const full = everything || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
 			changed.clear();
 			everything = false;
-			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...waiting])]);
-			waiting = new Set(report.waiting);
+			// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.
+			const recheck = Date.now() >= recheckAt ? [...waiting] : [];
+			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...recheck])]);
+			if (full || recheck.length > 0) waiting.clear();
+			for (const p of outbox) waiting.delete(p);
+			for (const p of report.waiting) waiting.add(p);
+			recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
 			printReport(session, report);
+			printWaiting(session, report);
 			if (report.busy && report.standby !== lastReason) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
 			if (router.lease.lostTo !== null) {
 				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
@@ -103,7 +144,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			const due = router.nextWakeTime();
 			const times = [nextSlowCheck, now + router.lease.renewEveryMs];
 			if (due !== null) times.push(due);
-			if (waiting.size > 0) times.push(now + Math.max(100, router.graceMs / 4));
+			if (waiting.size > 0 && Number.isFinite(recheckAt)) times.push(recheckAt);
 			if (changed.size > 0) continue;
 			await new Promise<void>((resolve) => {
 				wake = resolve;

@@ -1,5 +1,5 @@
 import type { Task } from "@a2a-js/sdk";
-import { candidateNames } from "../../src/core/file-names";
+import { firstCandidateNames } from "../../src/core/file-names";
 import type { Payload } from "../../src/core/message";
 import type { IndexEntry } from "../../src/core/message-index";
 import { readRawMessage } from "../../src/core/message-parse";
@@ -142,7 +142,7 @@ export class VaultTasks {
 		const { layout, port, indexSync } = this.router;
 		const target = request.targetGroup ?? "";
 		const folders = [layout.box(target, "inbox"), layout.box(target, "archive"), layout.deadLetterFolder].filter((f): f is string => f !== null);
-		const names = candidateNames(basename(request.path), id).slice(0, 3);
+		const names = firstCandidateNames(basename(request.path), id, 3);
 		for (const folder of folders) {
 			for (const name of names) {
 				const path = joinPath(folder, name);

@@ -7,6 +7,7 @@ import { PRIORITIES, REQUEST_TYPES } from "../core/protocol";
 import type { Priority, RequestType } from "../core/protocol";
 import { parentOf } from "../core/routing";
 import { oneLine } from "../core/text";
+import { timeoutSecondsProblem } from "../core/validate";
 import { refreshIndex } from "../router/index-refresh";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
@@ -54,7 +55,8 @@ function checkInput(router: Router, input: SendInput): void {
 	if (input.traceId !== undefined && !isUuidShaped(input.traceId)) throw new Refused(`must be a UUID (8-4-4-4-12 hex digits), got "${oneLine(input.traceId, 60)}"`, "trace_id");
 	if (input.hopCount !== undefined && input.traceId === undefined) throw new Refused("goes with trace_id (the conversation it continues)", "hop_count");
 	if (input.parentId !== undefined && !isAcceptableMessageId(input.parentId)) throw new Refused(`must be a message_id, got "${oneLine(input.parentId, 60)}"`, "parent_id");
-	if (input.timeoutSeconds !== undefined && !(Number.isInteger(input.timeoutSeconds) && input.timeoutSeconds >= 1)) throw new Refused(`must be a whole number of seconds >= 1, got ${input.timeoutSeconds}`, "timeout_seconds");
+	const timeoutProblem = input.timeoutSeconds === undefined ? null : timeoutSecondsProblem(input.timeoutSeconds);
+	if (timeoutProblem !== null) throw new Refused(timeoutProblem, "timeout_seconds");
 	const said = [input.question, input.task, input.context].some((t) => t !== undefined && t.trim() !== "") || (input.artifacts ?? []).some((a) => a.trim() !== "");
 	if (!said) throw new Refused("say what you need: give a question, a task, a context or an artifact", "question");
 }

@@ -48,18 +48,67 @@ export function isSafeFileName(fileName: string): boolean {
 	return `${safeStem(fileName)}.md` === fileName;
 }
 
+/** How many names the first series has: the safe name, then the id's start (or a number) with a number. */
+const FIRST_SERIES = 50;
+
+/**
+ * The name at `index` of a note's sequence: 0 the safe name; 1 to 49 the safe name with the id's
+ * first letters and digits (and a number from 2), or with a number when there is no id; from 50 on,
+ * the safe name with a hash of the whole id (and a number from 2), or with a number. Every name fits
+ * in 255 bytes, and no two indexes give the same name (the suffix is never cut, only the stem).
+ */
+function nameAt(stem: string, messageId: string | undefined, index: number, ending = ".md"): string {
+	let suffix: string;
+	if (index === 0) suffix = "";
+	else if (messageId === undefined) suffix = `-${index}`;
+	else if (index < FIRST_SERIES) {
+		const tag = messageId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8) || shortHash(messageId, 8);
+		suffix = index === 1 ? `-${tag}` : `-${tag}-${index}`;
+	} else {
+		const key = shortHash(messageId, 16);
+		suffix = index === FIRST_SERIES ? `-${key}` : `-${key}-${index - FIRST_SERIES + 1}`;
+	}
+	return `${fitBytes(stem, MAX_NAME_BYTES - utf8Length(`${suffix}${ending}`))}${suffix}${ending}`;
+}
+
+/**
+ * How many names a note has. A bound only so that a vault adapter that wrongly calls every name
+ * taken cannot spin for ever: it is never reached by notes, since a folder holding N files takes at
+ * most N names of any sequence, and a million files of one name in one folder is not a vault.
+ */
+const MAX_CANDIDATES = 1_000_000;
+
 /**
  * The names to try, in order, for a note named `fileName`: the safe name, then (with a message id)
- * the safe name with the id's start and numbered ones after it, or (without) numbered ones. Each
- * fits in 255 bytes.
+ * the safe name with the id's start, numbered ones after it, then names carrying a hash of the
+ * whole id with a counter (without an id: numbered ones). Notes of other ids that share a name and
+ * the id's start fill at most the first series; after it only copies of this very id compete, and
+ * the counter passes every one of them: a free name is always found, after at most one try per file
+ * the folder holds. Every name ends with `ending` (`.md` unless told), whole. A generator: take
+ * what you need, never spread it.
  */
-export function candidateNames(fileName: string, messageId?: string, count = 50): string[] {
+export function* candidateNames(fileName: string, messageId?: string, ending = ".md"): Generator<string, void> {
 	const stem = safeStem(fileName);
-	const tag = messageId === undefined ? null : messageId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8) || shortHash(messageId, 8);
+	for (let index = 0; index < MAX_CANDIDATES; index++) yield nameAt(stem, messageId, index, ending);
+}
+
+/** The first `count` names of `candidateNames`. */
+export function firstCandidateNames(fileName: string, messageId: string | undefined, count: number, ending = ".md"): string[] {
 	const names: string[] = [];
-	for (let i = 0; i < count; i++) {
-		const suffix = i === 0 ? "" : tag === null ? `-${i}` : i === 1 ? `-${tag}` : `-${tag}-${i}`;
-		names.push(`${fitBytes(stem, MAX_NAME_BYTES - utf8Length(`${suffix}.md`))}${suffix}.md`);
+	for (const name of candidateNames(fileName, messageId, ending)) {
+		if (names.length >= count) break;
+		names.push(name);
 	}
 	return names;
+}
+
+/** True when `name` is one of the names `candidateNames(fileName, messageId)` yields. */
+export function isCandidateName(fileName: string, messageId: string | undefined, name: string): boolean {
+	const stem = safeStem(fileName);
+	for (let index = 0; index <= FIRST_SERIES; index++) if (nameAt(stem, messageId, index) === name) return true;
+	const counter = /-(\d{1,15})\.md$/.exec(name);
+	if (counter === null) return false;
+	const n = Number(counter[1]);
+	const index = messageId === undefined ? n : n + FIRST_SERIES - 1;
+	return index > FIRST_SERIES && index < MAX_CANDIDATES && nameAt(stem, messageId, index) === name;
 }

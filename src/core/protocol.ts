@@ -60,6 +60,14 @@ export const COMMUNICATION_DEFAULTS = {
 	cycle_detection: "chain" as CycleDetection,
 };
 
+/**
+ * Rule 3: the largest `timeout_seconds` a request (or the registry) may give: 30 days. Beyond it a
+ * wait is no longer a timeout but a mistake, and far beyond it no clock can represent its end.
+ */
+export const MAX_TIMEOUT_SECONDS = 30 * 24 * 60 * 60;
+/** Rule 8: a retry's wait doubles with each attempt, up to this (a year), so that its end is always a time. */
+export const MAX_ATTEMPT_WAIT_SECONDS = 365 * 24 * 60 * 60;
+
 /** Protocol rule 3: a note larger than this is rejected. */
 export const MAX_NOTE_BYTES = 100 * 1024;
 /** Protocol rule 3: a frontmatter block larger than this is rejected. */

@@ -1,5 +1,5 @@
 import { YamlError, parseYamlSafe, splitNote } from "./frontmatter";
-import { COMMUNICATION_DEFAULTS, CYCLE_DETECTION_MODES, DEFAULT_GATEWAY_GROUP, DEFAULT_ROOT, FOLDER, ROUTER_SENDER } from "./protocol";
+import { COMMUNICATION_DEFAULTS, CYCLE_DETECTION_MODES, DEFAULT_GATEWAY_GROUP, DEFAULT_ROOT, FOLDER, MAX_TIMEOUT_SECONDS, ROUTER_SENDER } from "./protocol";
 import type { CycleDetection } from "./protocol";
 import { safeRelativeFolder } from "./paths";
 import { describeValue, isPlainObject } from "./text";
@@ -72,7 +72,9 @@ function readCommunication(raw: unknown, errors: RegistryError[]): Communication
 	for (const key of Object.keys(minimum) as (keyof typeof minimum)[]) {
 		const value = raw[key];
 		if (value === undefined || value === null) continue;
-		if (typeof value === "number" && Number.isInteger(value) && value >= minimum[key]) settings[key] = value;
+		const tooLarge = key === "timeout_seconds" && typeof value === "number" && value > MAX_TIMEOUT_SECONDS;
+		if (typeof value === "number" && Number.isInteger(value) && value >= minimum[key] && !tooLarge) settings[key] = value;
+		else if (tooLarge) errors.push({ where: `communication.${key}`, message: `must be at most ${MAX_TIMEOUT_SECONDS} (30 days), got ${describeValue(value)}; the default ${settings[key]} is used` });
 		else errors.push({ where: `communication.${key}`, message: `must be an integer >= ${minimum[key]}, got ${describeValue(value)}; the default ${settings[key]} is used` });
 	}
 	const mode = raw.cycle_detection;

@@ -39,7 +39,7 @@ export interface OutboxNote {
 
 export type Verdict =
 	| { action: "ignore"; reason: string }
-	| { action: "wait"; reason: string }
+	| { action: "wait"; reason: string; until: number }
 	| { action: "deliver"; message: RequestMessage; raw: RawMessage; target: string; route: string[]; parentId?: string }
 	| { action: "answer"; message: ResponseMessage; raw: RawMessage; target: string; request?: IndexEntry; late: boolean }
 	| { action: "duplicate"; raw: RawMessage; existing: IndexEntry }
@@ -222,16 +222,22 @@ function unknownGroup(group: string, ctx: Pick<RoutingContext, "layout">): strin
 }
 
 export interface DecideOptions {
-	/** How long a note that does not parse or is invalid may wait for its writer (rule 2). */
+	/**
+	 * Rule 2: how long a note must be unchanged before it is routed. A note whose last change is more
+	 * recent may still be being written (an agent appending in several writes): it waits, whatever it
+	 * says, and is looked at again when it has been quiet this long. 0 (a one-off `a2a route`, the
+	 * check of a writer before it writes) routes every note at once.
+	 */
 	graceMs: number;
 }
 
-/** True when a note's writer may still be at work on it (rule 2). */
-function mayStillBeWritten(note: OutboxNote, now: number, graceMs: number): boolean {
-	if (graceMs <= 0) return false;
+/** The time from which a note's writer is taken to be done with it (rule 2), or null when it is quiet now. */
+function stillWrittenUntil(note: OutboxNote, now: number, graceMs: number): number | null {
+	if (graceMs <= 0) return null;
 	// Bounded on both sides, so that a skewed clock can never hold a note back for ever.
 	const age = now - note.mtime;
-	return age < graceMs && age > -graceMs;
+	if (age >= graceMs || age <= -graceMs) return null;
+	return Math.min(note.mtime, now) + graceMs;
 }
 
 /** Decides what to do with one note found in a group's outbox. */
@@ -242,24 +248,31 @@ export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, options:
 	if (!isMessagePath(note.path)) return { action: "ignore", reason: "not a note (.md) or YAML file" };
 	// An empty note is a draft (Obsidian's "New note"): never routed, never taken away.
 	if (note.text.trim() === "") return { action: "ignore", reason: "an empty note: left for its writer" };
-	const fresh = mayStillBeWritten(note, ctx.now, options.graceMs);
-	if (note.editing && fresh) return { action: "wait", reason: "open in an editor and changed in the last seconds" };
-	const read = note.read ?? readRawMessage(note.text, note.path);
-	if (!read.ok) {
-		if (fresh) return { action: "wait", reason: read.reason };
-		return reject("INVALID_MESSAGE", read.reason);
+	// Rule 2: the first bytes of a note still being written may well be a valid message; only a quiet note is routed.
+	const until = stillWrittenUntil(note, ctx.now, options.graceMs);
+	if (until !== null) {
+		const why = note.editing ? "open in an editor and changed in the last seconds" : stillWrittenReason(note);
+		return { action: "wait", reason: why, until };
 	}
+	const read = note.read ?? readRawMessage(note.text, note.path);
+	if (!read.ok) return reject("INVALID_MESSAGE", read.reason);
 	if (read.raw.fields.quarantined === true) {
 		const reason = typeof read.raw.fields.error_message === "string" ? read.raw.fields.error_message : "the note could not be read";
 		return reject("INVALID_MESSAGE", reason, read.raw);
 	}
 	const validation = validateNote(read.raw, note.text, note.group);
-	if (!validation.ok) {
-		if (fresh) return { action: "wait", reason: formatProblems(validation.problems) };
-		return reject("INVALID_MESSAGE", formatProblems(validation.problems), read.raw);
-	}
+	if (!validation.ok) return reject("INVALID_MESSAGE", formatProblems(validation.problems), read.raw);
 	const message: Message = validation.message;
 	return isRequest(message) ? decideRequest(message, read.raw, note, ctx) : decideResponse(message as ResponseMessage, read.raw, note, ctx);
+}
+
+/** Why a note that changed a moment ago waits: what is wrong with it so far, else that it may be incomplete. */
+function stillWrittenReason(note: OutboxNote): string {
+	const read = note.read ?? readRawMessage(note.text, note.path);
+	if (!read.ok) return read.reason;
+	const validation = validateNote(read.raw, note.text, note.group);
+	if (!validation.ok) return formatProblems(validation.problems);
+	return "changed in the last seconds: its writer may not be done with it";
 }
 
 /** Rule 7: a note in an inbox that the router did not deliver there. */

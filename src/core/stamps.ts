@@ -9,6 +9,7 @@ import type { RawMessage } from "./message-parse";
 import type { IndexEntry } from "./message-index";
 import { splitPayload } from "./message-serialise";
 import type { CommunicationSettings } from "./registry";
+import { MAX_ATTEMPT_WAIT_SECONDS, MAX_TIMEOUT_SECONDS } from "./protocol";
 import { hasOwn, setOwn } from "./text";
 import { iso, parseTime } from "./time";
 
@@ -25,12 +26,12 @@ function ensureIdentity(fm: Record<string, unknown>, now: number, fallbackId: st
 
 /** Seconds to wait for an answer to `attempt` (1 is the first delivery): doubles with each retry. */
 export function attemptTimeoutSeconds(timeoutSeconds: number, attempt: number): number {
-	return timeoutSeconds * 2 ** Math.max(0, attempt - 1);
+	return Math.min(timeoutSeconds * 2 ** Math.max(0, attempt - 1), MAX_ATTEMPT_WAIT_SECONDS);
 }
 
 export function timeoutOf(fm: { timeout_seconds?: unknown }, settings: CommunicationSettings): number {
 	const t = fm.timeout_seconds;
-	return typeof t === "number" && Number.isInteger(t) && t > 0 ? t : settings.timeout_seconds;
+	return typeof t === "number" && Number.isInteger(t) && t > 0 && t <= MAX_TIMEOUT_SECONDS ? t : settings.timeout_seconds;
 }
 
 export interface RequestStamp {
@@ -178,6 +179,17 @@ export function flattenMessageText(text: string, path: string, edit: (fm: Record
  */
 export function quarantineText(original: string, fields: Record<string, unknown>): string {
 	return buildNote({ ...fields, quarantined: true }, `\n${original}`);
+}
+
+/** What a note too large to read names the file it was kept in (rule 3, dead-letter/). */
+export const OVERSIZE_SUFFIX = ".oversize";
+
+/**
+ * The dead letter of a note over the size limit, which is never read whole: the router's fields and
+ * a line that names the file beside it where the note is kept as it was (`original`).
+ */
+export function oversizeDeadLetterText(fields: Record<string, unknown>, original: string): string {
+	return buildNote({ ...fields, original_file: original }, `\nThis note was larger than the limit, so the router did not read it. It is kept as it was, unread, in \`${original}\`.\n`);
 }
 
 /** The original text of a quarantined dead letter (for retrying it); null for any other note. */

@@ -5,6 +5,7 @@ import type { RawMessage } from "./message-parse";
 import {
 	MAX_FRONTMATTER_BYTES,
 	MAX_NOTE_BYTES,
+	MAX_TIMEOUT_SECONDS,
 	MESSAGE_STATES,
 	PRIORITIES,
 	REQUEST_TYPES,
@@ -43,6 +44,11 @@ const intAtLeast =
 	(min: number): Check =>
 	(v) =>
 		typeof v === "number" && Number.isInteger(v) && v >= min ? null : `must be an integer >= ${min}, got ${describeValue(v)}`;
+/** Rule 3: what is wrong with a `timeout_seconds` (a whole number of seconds, 1 to 30 days), or null. */
+export const timeoutSecondsProblem: Check = (v) =>
+	typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= MAX_TIMEOUT_SECONDS
+		? null
+		: `must be a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS} (30 days), got ${describeValue(v)}`;
 const text: Check = (v) => (typeof v === "string" && v.trim() !== "" ? null : `must be text, got ${describeValue(v)}`);
 const groupId: Check = (v) => (isGroupId(v) ? null : `must be a group id (letters, digits, ".", "_" or "-"), got ${describeValue(v)}`);
 const messageId: Check = (v) => (isAcceptableMessageId(v) ? null : `must be an id of 1 to 128 printable characters, got ${describeValue(v)}`);
@@ -74,7 +80,7 @@ const REQUEST: Record<string, Check> = {
 	hop_count: intAtLeast(0),
 	request_type: oneOf(REQUEST_TYPES),
 	priority: oneOf(PRIORITIES),
-	timeout_seconds: intAtLeast(1),
+	timeout_seconds: timeoutSecondsProblem,
 };
 
 const RESPONSE: Record<string, Check> = {

@@ -124,7 +124,7 @@ export class ObsidianVault implements VaultPort {
 	 * interruption between the two leaves the rewritten note where it was, and the router decides it
 	 * again as any note.
 	 */
-	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+	async transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options: TransferOptions = {}): Promise<TransferResult> {
 		const rewritten = await this.replace(source.info.path, text, source);
 		if (rewritten !== "done") return rewritten;
 		const file = this.file(source.info.path);

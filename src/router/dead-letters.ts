@@ -1,3 +1,4 @@
+import { candidateNames, firstCandidateNames } from "../core/file-names";
 import { YamlError } from "../core/frontmatter";
 import { uuidFromText } from "../core/hash";
 import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
@@ -8,7 +9,7 @@ import { MAX_NOTE_BYTES } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import type { RoutingDecision } from "../core/decision";
 import { traceOf } from "../core/routing";
-import { quarantineText, stampDead, stampNoteText } from "../core/stamps";
+import { OVERSIZE_SUFFIX, oversizeDeadLetterText, quarantineText, stampDead, stampNoteText } from "../core/stamps";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile } from "./vault-port";
 
@@ -37,22 +38,64 @@ function contentKey(read: ReadFile): string {
 export class DeadLetters {
 	constructor(private readonly router: PassContext) {}
 
-	/** Rule 3's size limit, decided on the size alone: the note is never parsed, its head only read for its envelope. */
+	/**
+	 * Rule 3's size limit, decided on the size alone: the note is never parsed nor read beyond the
+	 * head the outbox reader read. Its sender gets its error response; the note is moved as it is
+	 * into the dead-letter folder (never over another file) as `<name>.md.oversize`, and a small dead
+	 * letter beside it, `<name>.dead.md`, carries the router's stamps and names it. A pass stopped
+	 * between the move and the dead letter leaves the note kept, unstamped and unlogged.
+	 */
 	async rejectOversize(note: QueuedNote, report: PassReport): Promise<void> {
-		const full = await this.router.port.read(note.path);
+		const router = this.router;
 		// A note rewritten since its head was read is decided as what it is now, by the next pass.
-		if (!full || full.info.size <= MAX_NOTE_BYTES) return;
-		const reason = `the note is ${full.info.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
-		const head = readRawMessage(full.text.slice(0, HEAD_CHARS), note.path, false);
-		const decision = await this.reject({ ...note, read: full }, "INVALID_MESSAGE", reason, head.ok ? head.raw : undefined, true, false);
-		if (decision) report.decisions.push(decision);
+		const now = await router.port.stat(note.path);
+		if (!now || now.size <= MAX_NOTE_BYTES) return;
+		const reason = `the note is ${now.size} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)`;
+		const head = readRawMessage(note.read.text.slice(0, HEAD_CHARS), note.path, false);
+		const raw = head.ok ? head.raw : undefined;
+		const id = messageIdOf(note, raw);
+		const at = router.now();
+		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
+		const folder = router.layout.deadLetterFolder;
+		const sender = note.group;
+		if (router.layout.hasGroup(sender)) {
+			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
+			const deadLetterPath = joinPath(folder, firstCandidateNames(basename(note.path), id, 1, `.md${OVERSIZE_SUFFIX}`)[0]);
+			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code: "INVALID_MESSAGE", reason, deadLetterPath, occasion: contentKey(note.read), now: at });
+		}
+		await router.port.ensureFolder(folder);
+		let kept: string | null = null;
+		for (const name of candidateNames(basename(note.path), id, `.md${OVERSIZE_SUFFIX}`)) {
+			const to = joinPath(folder, name);
+			const moved = await router.port.move(note.path, to);
+			if (moved === "missing") return;
+			if (moved === "moved") {
+				kept = to;
+				break;
+			}
+		}
+		if (kept === null) throw new Error(`no free name in ${folder} for ${note.path}`);
+		router.indexSync.remove(note.path);
+		const text = oversizeDeadLetterText(quarantineFields(note, "INVALID_MESSAGE", reason, id, at, traceId, raw), kept);
+		let path: string | null = null;
+		for (const name of candidateNames(basename(kept).slice(0, -`.md${OVERSIZE_SUFFIX}`.length), id, ".dead.md")) {
+			if (await router.port.create(joinPath(folder, name), text)) {
+				path = joinPath(folder, name);
+				break;
+			}
+		}
+		if (path === null) throw new Error(`no free name in ${folder} for the dead letter of ${note.path}`);
+		const entry = router.indexSync.indexText(path, text);
+		const decision = router.decision("rejected", path, note.path, entry, { error_code: "INVALID_MESSAGE", reason });
+		await router.log.write(decision);
+		report.decisions.push(decision);
 	}
 
 	/**
 	 * The error response goes to the sender first (its name is derived from the rejection, so
 	 * writing it again finds it there), then the dead letter, the log row, the removal.
 	 */
-	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean, parse = true): Promise<RoutingDecision | null> {
+	async reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean): Promise<RoutingDecision | null> {
 		const router = this.router;
 		const id = messageIdOf(note, raw);
 		const now = router.now();
@@ -64,7 +107,7 @@ export class DeadLetters {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: contentKey(note.read), now });
 		}
-		const stamped = parse ? this.deadText(note, raw, code, reason, id, now) : { text: quarantineText(note.read.text, quarantineFields(note, code, reason, id, now, traceId, raw)) };
+		const stamped = this.deadText(note, raw, code, reason, id, now);
 		return router.transfer(note, router.layout.deadLetterFolder, id, stamped, code === "DUPLICATE" ? "duplicate" : "rejected", { error_code: code, reason });
 	}
 

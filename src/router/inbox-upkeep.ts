@@ -91,8 +91,10 @@ export class InboxUpkeep {
 		}
 		// A note still being written (by a careless agent) gets the grace period like an outbox note.
 		const age = router.now() - read.info.mtime;
-		if (read.text.trim() === "" || (router.graceMs > 0 && age < router.graceMs && age > -router.graceMs)) {
+		const fresh = router.graceMs > 0 && age < router.graceMs && age > -router.graceMs;
+		if (read.text.trim() === "" || fresh) {
 			report.waiting.push(entry.path);
+			if (fresh) report.recheckAt = Math.min(report.recheckAt ?? Infinity, Math.min(read.info.mtime, router.now()) + router.graceMs);
 			return;
 		}
 		const parsed = readRawMessage(read.text, entry.path);

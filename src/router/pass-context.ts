@@ -17,6 +17,10 @@ export interface PassReport {
 	decisions: RoutingDecision[];
 	/** Outbox notes that wait for their writer (rule 2). */
 	waiting: string[];
+	/** When the first of them has been quiet for the grace period and is worth looking at again (epoch ms). */
+	recheckAt?: number;
+	/** Why each waiting outbox note waits (rule 2), by path. */
+	waitReasons?: Record<string, string>;
 	/** True when this router does not hold the lease and did nothing. */
 	busy: boolean;
 	/** Why this router does not route, when busy. */

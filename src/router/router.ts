@@ -1,5 +1,5 @@
 import { hasRouterStamps, isCopyOf, sameApartFromTimes } from "../core/copies";
-import { candidateNames } from "../core/file-names";
+import { candidateNames, isCandidateName } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
@@ -53,6 +53,12 @@ export interface RouterOptions {
 	isEditing?: (path: string) => boolean;
 	/** Lets a host app breathe during long indexing. */
 	yieldNow?: () => Promise<void>;
+	/**
+	 * A registry that becomes unusable (missing, or not YAML: an editor saving it, a sync replacing
+	 * it) does not stop a router that had a usable one: it routes on with that one (see
+	 * `unusableRegistry`) until the registry can be used again. Off: an unusable registry stops routing.
+	 */
+	keepLastGoodRegistry?: boolean;
 }
 
 
@@ -104,11 +110,22 @@ export class Router implements PassContext {
 		return this.indexSync.index;
 	}
 
+	/**
+	 * The registry as last read when it could not be used while the router routes on with an earlier
+	 * one (option keepLastGoodRegistry); null when the registry in use is the one in the vault.
+	 */
+	unusableRegistry: Registry | null = null;
+
 	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read. */
 	async loadRegistry(): Promise<boolean> {
 		const loaded = await loadRegistry(this.port, this.root);
 		if (loaded.text === this.registryText) return false;
 		this.registryText = loaded.text;
+		if (!loaded.registry.usable && this.registry.usable && this.options.keepLastGoodRegistry) {
+			this.unusableRegistry = loaded.registry;
+			return true;
+		}
+		this.unusableRegistry = null;
 		this.registry = loaded.registry;
 		this.layout = new VaultLayout(this.root, this.registry);
 		this.indexSync.clear();
@@ -165,7 +182,11 @@ export class Router implements PassContext {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
 		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
 		const decision = await this.carryOut(note, verdict);
-		if (verdict.action === "wait") report.waiting.push(note.path);
+		if (verdict.action === "wait") {
+			report.waiting.push(note.path);
+			(report.waitReasons ??= {})[note.path] = verdict.reason;
+			report.recheckAt = Math.min(report.recheckAt ?? Infinity, verdict.until);
+		}
 		else if (verdict.action === "ignore") this.outboxes.reportIgnored(note.path, verdict.reason, report);
 		if (decision) report.decisions.push(decision);
 	}
@@ -258,7 +279,7 @@ export class Router implements PassContext {
 	 */
 	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
 		// The copy is at one of this note's own names, and says what the note says.
-		if (!candidateNames(basename(note.path), existing.messageId).includes(basename(existing.path))) return null;
+		if (!isCandidateName(basename(note.path), existing.messageId, basename(existing.path))) return null;
 		const copy = await this.port.read(existing.path);
 		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
 		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";

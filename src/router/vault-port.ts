@@ -77,7 +77,7 @@ export interface VaultPort {
 	 * adapter either writes the new file and then removes the note, or rewrites the note and then
 	 * moves it.
 	 */
-	transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options?: TransferOptions): Promise<TransferResult>;
+	transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options?: TransferOptions): Promise<TransferResult>;
 	/** Appends text, creating the file with `header` first when it does not exist. */
 	append(path: string, text: string, header: string): Promise<void>;
 	/** Releases what the adapter kept open during a pass (the router calls it when a pass ends). */

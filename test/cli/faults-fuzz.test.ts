@@ -93,6 +93,17 @@ function verify(placed: Placed[], files: Map<string, string>, writes: string[]):
 	for (const item of placed) {
 		const hits = byMark.get(item.mark) ?? [];
 		const where = () => `${item.note.content.kind} note ${JSON.stringify(item.path)}\n--- original ---\n${item.original.slice(0, 600)}`;
+		// A note over the size limit is one place in two files: itself as it was (`.oversize`) and its dead letter beside it.
+		const kept = hits.find((h) => h.startsWith("A2A/dead-letter/") && h.endsWith(".oversize"));
+		if (kept !== undefined && hits.length === 2) {
+			const deadLetter = hits.find((h) => h !== kept) as string;
+			const fm = readFrontmatter(files.get(deadLetter) as string);
+			check(deadLetter.endsWith(".dead.md") && !kept.includes("/", "A2A/dead-letter/".length) && fm?.state === "dead" && fm.error_code === "INVALID_MESSAGE" && fm.original_file === kept, () => `bad dead letter ${deadLetter} of an oversize note: ${where()}`);
+			check(files.get(kept) === item.original, () => `oversize note not kept as it was: ${where()}`);
+			count(outcomes, "dead-letter INVALID_MESSAGE oversize");
+			count(kinds, item.note.content.kind);
+			continue;
+		}
 		check(hits.length === 1, () => `${hits.length} places (${hits.join(", ")}) instead of exactly one for ${where()}`);
 		const [hit] = hits;
 		const finalText = files.get(hit) as string;

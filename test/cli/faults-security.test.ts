@@ -281,8 +281,9 @@ describe("what messages say", () => {
 		expect(route.json).toHaveLength(5);
 		for (const d of route.json) expect(d, JSON.stringify(d)).toMatchObject({ outcome: "rejected", error_code: "INVALID_MESSAGE" });
 		expect(route.json.map((d) => String(d.from ?? d.path).split("/").pop()).sort()).toEqual(["big-front.md", "big.md", "bomb.md", "bomb.yaml", "deep.md"]);
-		// Decided on its size alone (never parsed): kept whole below the router's block.
-		expect(unquarantineText(await read("A2A/dead-letter/big.md"))).toBe(big);
+		// Decided on its size alone (never parsed, never read whole): kept as it was beside its dead letter.
+		expect(await read("A2A/dead-letter/big.md.oversize")).toBe(big);
+		expect(readFrontmatter(await read("A2A/dead-letter/big.dead.md"))).toMatchObject({ message_id: "big-1", state: "dead", error_code: "INVALID_MESSAGE", original_file: "A2A/dead-letter/big.md.oversize" });
 		expect(unquarantineText(await read("A2A/dead-letter/bomb.md"))).toBe(bomb);
 		expect(unquarantineText(await read("A2A/dead-letter/deep.md"))).toBe(deep);
 		await assertContained();

@@ -161,7 +161,7 @@ describe("a2a route", () => {
 		const decisions = await route();
 		expect(decisions.find((d) => d.message_id === "huge")).toMatchObject({ error_code: "INVALID_MESSAGE" });
 		expect(decisions.find((d) => d.message_id === "fat")).toMatchObject({ error_code: "INVALID_MESSAGE" });
-		expect((await v.frontmatter("A2A/dead-letter/huge.md")).error_message).toContain("100 KB");
+		expect((await v.frontmatter("A2A/dead-letter/huge.dead.md")).error_message).toContain("100 KB");
 		expect((await v.frontmatter("A2A/dead-letter/fat.md")).error_message).toContain("8 KB");
 	});
 

@@ -156,7 +156,7 @@ export class MemoryVault implements VaultPort {
 	}
 
 	/** As NodeVault: the new file, then the note removed if it is still what was read. */
-	async transfer(source: ReadFile, folder: string, names: readonly string[], text: string, options: TransferOptions = {}): Promise<TransferResult> {
+	async transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options: TransferOptions = {}): Promise<TransferResult> {
 		const check = this.unchanged(this.key(source.info.path), source);
 		if (check !== "done") return check;
 		for (const name of names) {

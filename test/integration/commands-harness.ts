@@ -49,7 +49,9 @@ export interface BootOptions {
 export async function boot(options: BootOptions = {}): Promise<Harness> {
 	const files: Record<string, string> = { ...(options.files ?? {}) };
 	if (options.registry !== false) files["A2A/registry.yaml"] = options.registry ?? EXAMPLE_REGISTRY;
-	if (options.settings) files[".obsidian/plugins/a2a-relay/data.json"] = JSON.stringify(options.settings);
+	// Notes written by a test are a moment old: without a grace period the router takes them at once
+	// (the tests of the grace period set it).
+	files[".obsidian/plugins/a2a-relay/data.json"] ??= JSON.stringify({ graceSeconds: 0, ...options.settings });
 	const host = await createTempHost({ files, prefix: "a2a-commands-", logErrors: false });
 	const plugin = await host.loadPlugin(await pluginClass(), manifest);
 	await host.loadVault();

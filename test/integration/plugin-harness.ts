@@ -18,7 +18,9 @@ export interface Booted {
 }
 
 export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean } = {}): Promise<Booted> {
-	const host = await createTempHost({ files });
+	// Notes written by a test are a moment old: without a grace period the router takes them at once
+	// (the tests of the grace period set it).
+	const host = await createTempHost({ files: { ".obsidian/plugins/a2a-relay/data.json": JSON.stringify({ graceSeconds: 0 }), ...files } });
 	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
 	await host.loadVault();
 	if (options.layoutReady !== false) await host.setLayoutReady();

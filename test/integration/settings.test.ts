@@ -128,7 +128,7 @@ describe("settings tab", () => {
 	});
 
 	it("numbers are checked: garbage is an error state and never saved", async () => {
-		h = await boot();
+		h = await boot({ settings: { graceSeconds: 5 } });
 		const tab = h.host.openSettings("a2a-relay");
 		const stale = input(tab, "staleMinutes");
 		for (const bad of ["abc", "0", "-5", "20000"]) {

@@ -89,7 +89,7 @@ describe("rule 2: the grace period for notes still being written", () => {
 	const half = "---\ntrace_id: a1b2c3d4";
 
 	it("waits for a note that does not parse while it is younger than the grace period", () => {
-		expect(decide(A, "m.md", half, NOW - 1000)).toEqual({ action: "wait", reason: "the frontmatter block is not closed by a --- line" });
+		expect(decide(A, "m.md", half, NOW - 1000)).toEqual({ action: "wait", reason: "the frontmatter block is not closed by a --- line", until: NOW - 1000 + GRACE });
 		expect(decide(A, "m.md", half, NOW - GRACE + 1)).toMatchObject({ action: "wait" });
 	});
 
@@ -109,9 +109,16 @@ describe("rule 2: the grace period for notes still being written", () => {
 
 	it("item 11: gives a note that parses but is invalid (half typed) the grace period too, then rejects it with every problem", () => {
 		const half = note([`source_group: ${A}`, `target_group: ${B}`, "request_type: query"]);
-		expect(decide(A, "m.md", half, NOW - 1000)).toEqual({ action: "wait", reason: "trace_id is required; hop_count is required" });
+		expect(decide(A, "m.md", half, NOW - 1000)).toEqual({ action: "wait", reason: "trace_id is required; hop_count is required", until: NOW - 1000 + GRACE });
 		const reason = expectReject(decide(A, "m.md", half, NOW - GRACE), "INVALID_MESSAGE");
 		expect(reason).toBe("trace_id is required; hop_count is required");
+	});
+
+	it("review 2, item 3: holds back a valid note that changed within the grace period (its writer may still append), until it is quiet", () => {
+		const valid = request(A, B);
+		expect(decide(A, "m.md", valid, NOW - 1000)).toEqual({ action: "wait", reason: "changed in the last seconds: its writer may not be done with it", until: NOW - 1000 + GRACE });
+		expect(decide(A, "m.md", valid, NOW - GRACE)).toMatchObject({ action: "deliver" });
+		expect(decide(A, "m.md", valid, NOW, 0)).toMatchObject({ action: "deliver" });
 	});
 
 	it("item 11: never routes an empty note (Obsidian's New note), however old", () => {
