@@ -11,6 +11,7 @@ import { stampDead } from "../../src/core/stamps";
 import type { Router } from "../../src/router/router";
 import type { KeyedLock } from "./keyed-lock";
 import { messageToRequest } from "./mapping/message-to-request";
+import { readRoutingMetadata } from "./mapping/routing-extension";
 import { noteToTask } from "./mapping/note-to-task";
 import type { VaultTasks } from "./vault-tasks";
 
@@ -60,6 +61,9 @@ export class GatewayWriter {
 			if (mapped.kind === "content") throw new ContentTypeNotSupportedError(mapped.message);
 			throw new RequestMalformedError(mapped.message);
 		}
+		if (this.joinsForeignTrace(message, mapped.request.envelope.trace_id, gateway)) {
+			throw new RequestMalformedError(`contextId "${message.contextId.slice(0, 80)}" names a conversation of this vault that no A2A client started: leave contextId empty to start a new one, or give the contextId of one of your tasks`);
+		}
 		const text = serialiseMessage(mapped.request);
 		const check = checkOutgoing(text, gateway, this.router.context());
 		const refused = refusal(check);
@@ -73,6 +77,20 @@ export class GatewayWriter {
 		const path = await createUnderFreeName(this.router.port, folder, messageFileName(mapped.request, now), text, id);
 		this.tasks.outbox.add(path, text);
 		return { id, written: true };
+	}
+
+	/**
+	 * A client joins a conversation by its contextId only when an A2A client started it (the gateway
+	 * sent a request in it): otherwise a client could join an internal trace and be taken for the
+	 * requester an answer without in_reply_to goes to. A relay passing its routing state (the routing
+	 * extension's trace_id) continues its own trace, which the receiving vault may already hold.
+	 */
+	private joinsForeignTrace(message: A2aMessage, traceId: string, gateway: string): boolean {
+		if (message.contextId.trim() === "") return false;
+		const meta = readRoutingMetadata(message.metadata);
+		if (meta.ok && meta.value.trace_id !== undefined) return false;
+		const trace = this.router.index.inTrace(traceId);
+		return trace.length > 0 && !trace.some((e) => e.kind === "request" && e.sourceGroup === gateway);
 	}
 
 	/** The task of a refused message: the note it would have been, as a dead letter. */

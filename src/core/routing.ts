@@ -112,10 +112,7 @@ export function requestAnswered(index: MessageIndex, response: Partial<ResponseM
 		named.sort(byDeliveryDesc);
 		return named[0];
 	}
-	const waiting = requestsWaitingFor(index, response);
-	// Requests from two groups wait for this responder in the trace: whose answer it is, only in_reply_to can say.
-	if (new Set(waiting.map((e) => e.sourceGroup)).size > 1) return undefined;
-	return waiting[0];
+	return requestsWaitingFor(index, response)[0];
 }
 
 /** The requests of the response's trace waiting for its source group's answer, latest delivery first. */
@@ -123,14 +120,6 @@ function requestsWaitingFor(index: MessageIndex, response: Partial<ResponseMessa
 	if (response.trace_id === undefined) return [];
 	const waiting = index.inTrace(response.trace_id).filter((e) => isAwaitingAnswer(e) && e.targetGroup === response.source_group);
 	return waiting.sort(byDeliveryDesc);
-}
-
-/** Why a response without in_reply_to answers no request: none waits, or requests of several groups do. */
-function noRequestReason(index: MessageIndex, env: ResponseMessage["envelope"]): string {
-	const waiting = requestsWaitingFor(index, env);
-	if (waiting.length === 0) return `no request of trace ${env.trace_id} waits for an answer from ${env.source_group}: give in_reply_to, the message_id of the request you answer`;
-	const ids = waiting.map((e) => `${e.messageId ?? "?"} from ${e.sourceGroup ?? "?"}`).join(", ");
-	return `requests of several groups wait for ${env.source_group}'s answer in trace ${env.trace_id} (${ids}): give in_reply_to, the message_id of the request you answer`;
 }
 
 /** Rule 7's words for a second answer to a request (in time or late): a request has one answer. */
@@ -184,7 +173,7 @@ function decideResponse(message: ResponseMessage, raw: RawMessage, note: OutboxN
 		const reason =
 			env.in_reply_to !== undefined
 				? `in_reply_to "${env.in_reply_to}" names no request that was delivered`
-				: noRequestReason(ctx.index, env);
+				: `no request of trace ${env.trace_id} waits for an answer from ${env.source_group}: give in_reply_to, the message_id of the request you answer`;
 		return reject("INVALID_MESSAGE", reason, raw);
 	}
 	if (env.message_id !== undefined && env.message_id === request.messageId) {
@@ -223,10 +212,9 @@ function unknownGroup(group: string, ctx: Pick<RoutingContext, "layout">): strin
 
 export interface DecideOptions {
 	/**
-	 * Rule 2: how long a note must be unchanged before it is routed. A note whose last change is more
-	 * recent may still be being written (an agent appending in several writes): it waits, whatever it
-	 * says, and is looked at again when it has been quiet this long. 0 (a one-off `a2a route`, the
-	 * check of a writer before it writes) routes every note at once.
+	 * Rule 2: how long a note that does not parse or is invalid may wait for its writer, counted from
+	 * its last change; it is looked at again once it has been quiet this long. 0 (a one-off `a2a
+	 * route`, the check of a writer before it writes) decides every note at once.
 	 */
 	graceMs: number;
 }
@@ -248,31 +236,27 @@ export function decideOutboxNote(note: OutboxNote, ctx: RoutingContext, options:
 	if (!isMessagePath(note.path)) return { action: "ignore", reason: "not a note (.md) or YAML file" };
 	// An empty note is a draft (Obsidian's "New note"): never routed, never taken away.
 	if (note.text.trim() === "") return { action: "ignore", reason: "an empty note: left for its writer" };
-	// Rule 2: the first bytes of a note still being written may well be a valid message; only a quiet note is routed.
+	// Rule 2: a note that does not parse or is invalid, changed a moment ago, may still be being
+	// written: it waits for its writer until it has been quiet for the grace period. A valid note is
+	// routed at once (writers write a temporary file and rename it: a note appears whole).
 	const until = stillWrittenUntil(note, ctx.now, options.graceMs);
-	if (until !== null) {
-		const why = note.editing ? "open in an editor and changed in the last seconds" : stillWrittenReason(note);
-		return { action: "wait", reason: why, until };
-	}
+	if (note.editing && until !== null) return { action: "wait", reason: "open in an editor and changed in the last seconds", until };
 	const read = note.read ?? readRawMessage(note.text, note.path);
-	if (!read.ok) return reject("INVALID_MESSAGE", read.reason);
+	if (!read.ok) {
+		if (until !== null) return { action: "wait", reason: read.reason, until };
+		return reject("INVALID_MESSAGE", read.reason);
+	}
 	if (read.raw.fields.quarantined === true) {
 		const reason = typeof read.raw.fields.error_message === "string" ? read.raw.fields.error_message : "the note could not be read";
 		return reject("INVALID_MESSAGE", reason, read.raw);
 	}
 	const validation = validateNote(read.raw, note.text, note.group);
-	if (!validation.ok) return reject("INVALID_MESSAGE", formatProblems(validation.problems), read.raw);
+	if (!validation.ok) {
+		if (until !== null) return { action: "wait", reason: formatProblems(validation.problems), until };
+		return reject("INVALID_MESSAGE", formatProblems(validation.problems), read.raw);
+	}
 	const message: Message = validation.message;
 	return isRequest(message) ? decideRequest(message, read.raw, note, ctx) : decideResponse(message as ResponseMessage, read.raw, note, ctx);
-}
-
-/** Why a note that changed a moment ago waits: what is wrong with it so far, else that it may be incomplete. */
-function stillWrittenReason(note: OutboxNote): string {
-	const read = note.read ?? readRawMessage(note.text, note.path);
-	if (!read.ok) return read.reason;
-	const validation = validateNote(read.raw, note.text, note.group);
-	if (!validation.ok) return formatProblems(validation.problems);
-	return "changed in the last seconds: its writer may not be done with it";
 }
 
 /** Rule 7: a note in an inbox that the router did not deliver there. */

@@ -101,7 +101,7 @@ export const SECTIONS: Section[] = [
 				kind: "text",
 				key: "graceSeconds",
 				name: "Grace period for half-written notes",
-				desc: "Seconds a note must be unchanged before it is routed, so that a note its writer is still appending to is never delivered half written (0 to 600).",
+				desc: "Seconds a note that does not parse yet may wait for its writer to finish it before it is rejected (0 to 600).",
 				placeholder: "5",
 				read: (s) => String(s.graceSeconds),
 				parse: (text, s) => numberChange("graceSeconds", text, s, "Enter a number of seconds from 0 to 600.", false),

@@ -11,7 +11,7 @@ const h = useHarness();
 const inInbox = (group: string) => (n: { path: string }) => n.path.startsWith(`A2A/groups/${group}/inbox/`);
 
 describe("review 3: a client's contextId may name an internal trace and take its answers", () => {
-	it("a response without in_reply_to, in a trace an A2A client joined, is handed to nobody: the router asks for in_reply_to", async () => {
+	it("a client cannot join an internal trace by its contextId, so an answer without in_reply_to still goes to its requester", async () => {
 		const v = await h.vault();
 		h.router(v.dir);
 		// An internal request from A to B, delivered.
@@ -19,32 +19,23 @@ describe("review 3: a client's contextId may name an internal trace and take its
 		const traceId = /trace_id: (\S+)/.exec(sent.stdout)?.[1] ?? "";
 		const internalId = /message_id: (\S+)/.exec(sent.stdout)?.[1] ?? "";
 		await until("the internal delivery", async () => (await notesWithId(v, internalId)).find(inInbox(B_GROUP)));
-		// An outside client sends to B in that trace.
+		// An outside client tries to join that internal trace by its contextId: refused, nothing written.
 		const served = await h.serve(v.dir);
 		const client = await clientFor(served.groupUrl(B_GROUP));
-		await send(client, userMessage("joined-1", "unrelated", { contextId: traceId }), true);
-		await until("the client's delivery", async () => (await notesWithId(v, "joined-1")).find(inInbox(B_GROUP)));
-		// B answers its internal peer the seed's way: trace only, no in_reply_to.
+		await expect(send(client, userMessage("joined-1", "unrelated", { contextId: traceId }), true)).rejects.toThrow(/names a conversation of this vault that no A2A client started/);
+		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
+		expect(await notesWithId(v, "joined-1")).toEqual([]);
+		// B answers its internal peer the seed's way (trace only, no in_reply_to): the answer goes to A.
 		await v.write(
 			`A2A/groups/${B_GROUP}/outbox/answer.md`,
 			`---\nkind: response\ntrace_id: ${traceId}\nsource_group: ${B_GROUP}\nstatus: success\n---\n\n## Answer\n\nfor ${A_GROUP} only\n`,
 		);
-		await until("the answer routed", async () => (await v.files(`A2A/groups/${B_GROUP}/outbox`)).length === 0);
-		// Requests of two groups wait for B's answer in that trace: whose it is, only in_reply_to can say.
-		// The router refuses to guess: B gets an error response asking for in_reply_to; nobody gets the answer.
-		const errorResponse = await until("B's error response", async () => {
-			for (const f of await v.files(`A2A/groups/${B_GROUP}/inbox`)) {
-				const text = await v.read(f);
-				if (text.includes("error_code: INVALID_MESSAGE")) return text;
-			}
-			return undefined;
-		});
-		expect(errorResponse).toContain("give in_reply_to");
-		expect(errorResponse).toContain(internalId);
-		const task = await getTask(client, "joined-1");
-		expect(task.status?.state).not.toBe(TaskState.TASK_STATE_COMPLETED);
-		expect(JSON.stringify(task.artifacts)).not.toContain(`for ${A_GROUP} only`);
+		await until("the answer delivered to A", async () => (await v.files(`A2A/groups/${A_GROUP}/inbox`)).length > 0);
 		expect(await v.files(`A2A/groups/${GATEWAY}/inbox`)).toEqual([]);
+		// A client continues a conversation it started: its contextId is accepted.
+		const own = await send(client, userMessage("own-1", "first", { contextId: "my-conversation" }), true);
+		await send(client, userMessage("own-2", "second", { contextId: own.contextId }), true);
+		await until("both requests written", async () => (await notesWithId(v, "own-2")).length > 0);
 	});
 });
 

@@ -115,12 +115,9 @@ describe("a note that arrives in pieces", () => {
 			expect(report.decisions).toEqual([]);
 			expect(vault.readRaw(`${OUT}/piece.md`)).toBe(firstHalf);
 		}
-		// The writer finishes: the file's time is its last write. Complete, the note still waits until it
-		// has been quiet for the grace period (its writer might append more), then is delivered.
+		// The writer finishes: the file's time is its last write.
 		vault.writeRaw(`${OUT}/piece.md`, whole);
 		clock.now = T0 + 6000;
-		expect((await r.pass()).waiting).toEqual([`${OUT}/piece.md`]);
-		clock.now = T0 + 4999 + 5000;
 		const report = await r.pass();
 		expect(report.waiting).toEqual([]);
 		expect(report.decisions).toMatchObject([{ outcome: "delivered", message_id: "piece-1", path: `${IN}/piece.md` }]);
@@ -149,11 +146,8 @@ describe("a note that arrives in pieces", () => {
 		expect((await r.pass()).waiting).toEqual([`${OUT}/piece.md`]);
 		expect(await v.read(`${OUT}/piece.md`)).toBe(firstHalf);
 		await v.write(`${OUT}/piece.md`, whole);
-		const completed = (await new NodeVault(v.dir).stat(`${OUT}/piece.md`))?.mtime as number;
-		now = completed + 100;
+		now = ((await new NodeVault(v.dir).stat(`${OUT}/piece.md`))?.mtime as number) + 100;
 		await r.indexSync.rescan();
-		expect((await r.pass()).waiting).toEqual([`${OUT}/piece.md`]);
-		now = completed + 5000;
 		expect((await r.pass()).decisions).toMatchObject([{ outcome: "delivered", message_id: "piece-1" }]);
 		expect(await v.body(`${IN}/piece.md`)).toBe(splitNote(whole).body);
 	});
@@ -171,13 +165,6 @@ describe("a note that arrives in pieces", () => {
 		expect(b.files("A2A/dead-letter")).toEqual([]);
 		await b.host.externalAppend(`${OUT}/piece.md`, rest);
 		await b.quiet();
-		// Complete, it is still held until it has been quiet for the grace period, then delivered.
-		expect(await b.host.read(`${OUT}/piece.md`)).toBe(whole);
-		const deadline = Date.now() + 15_000;
-		while ((await b.host.exists(`${OUT}/piece.md`)) && Date.now() < deadline) {
-			await new Promise((r) => setTimeout(r, 200));
-			await b.quiet();
-		}
 		expect(await b.host.exists(`${OUT}/piece.md`)).toBe(false);
 		expect(await b.body(`${IN}/piece.md`)).toBe(splitNote(whole).body);
 		expect(await b.frontmatter(`${IN}/piece.md`)).toMatchObject({ message_id: "piece-1", state: "delivered" });

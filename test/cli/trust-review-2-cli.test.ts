@@ -67,17 +67,18 @@ async function stop(watcher: Watcher): Promise<void> {
 	await watcher.closed;
 }
 
-describe("review 2, item 3: a2a route --watch routes only a note its writer is done with", () => {
-	it("a valid first half, then the rest appended: the delivered note has the whole body, and the note was looked at a few times, not polled", async () => {
+describe("review 2, item 3: a2a route --watch waits for a note still being written", () => {
+	it("a first part cut inside its frontmatter, then the rest appended: the delivered note is whole, and the note was looked at a few times, not polled", async () => {
 		const w = watch("--grace", "2", "--interval", "60000");
 		const rel = `${BOX(A, "outbox")}/ask.md`;
-		const first = requestNote({ message_id: "half-written-1", target_group: B }, "## Question\n\nWhat fields are mandatory?\n");
-		await v.write(rel, first);
-		// The first half alone is a valid message: the watcher sees it and lets it wait for its writer.
+		const whole = requestNote({ message_id: "half-written-1", target_group: B }, "## Question\n\nWhat fields are mandatory?\n\n## Context\n\nThe second half, written a moment later.\n");
+		const cut = whole.indexOf("target_group");
+		await v.write(rel, whole.slice(0, cut));
+		// The first part does not parse yet: the watcher sees it and lets it wait for its writer (rule 2).
 		const looks = () => w.errors.filter((l) => l.startsWith(`waiting for its writer: ${rel} `));
-		await until("the watcher to see the first half", () => looks().length > 0, w);
+		await until("the watcher to see the first part", () => looks().length > 0, w);
 		expect(await v.files(BOX(B, "inbox"))).toEqual([]);
-		await fs.appendFile(path.join(v.dir, rel), "\n## Context\n\nThe second half, written a moment later.\n");
+		await fs.appendFile(path.join(v.dir, rel), whole.slice(cut));
 		await until("the delivery", async () => (await v.files(BOX(B, "inbox"))).length > 0, w);
 		const inbox = await v.files(BOX(B, "inbox"));
 		expect(inbox).toEqual([`${BOX(B, "inbox")}/ask.md`]);
@@ -90,6 +91,14 @@ describe("review 2, item 3: a2a route --watch routes only a note its writer is d
 		expect(looks().length).toBeGreaterThanOrEqual(1);
 		expect(looks().length).toBeLessThanOrEqual(4);
 		expect(w.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d.outcome === "delivered")).toHaveLength(1);
+		await stop(w);
+	});
+
+	it("a valid note is routed at once by the watcher (rule 2 holds back only notes that do not parse or are invalid)", async () => {
+		const w = watch("--grace", "60", "--interval", "60000");
+		await v.write(`${BOX(A, "outbox")}/valid.md`, requestNote({ message_id: "valid-at-once", target_group: B }));
+		await until("the delivery", async () => (await v.files(BOX(B, "inbox"))).length > 0, w);
+		expect(w.errors.filter((l) => l.startsWith("waiting for its writer"))).toEqual([]);
 		await stop(w);
 	});
 

@@ -114,11 +114,11 @@ describe("rule 2: the grace period for notes still being written", () => {
 		expect(reason).toBe("trace_id is required; hop_count is required");
 	});
 
-	it("review 2, item 3: holds back a valid note that changed within the grace period (its writer may still append), until it is quiet", () => {
+	it("routes a valid note at once, however fresh; a note that does not parse waits until it has been quiet for the grace period", () => {
 		const valid = request(A, B);
-		expect(decide(A, "m.md", valid, NOW - 1000)).toEqual({ action: "wait", reason: "changed in the last seconds: its writer may not be done with it", until: NOW - 1000 + GRACE });
-		expect(decide(A, "m.md", valid, NOW - GRACE)).toMatchObject({ action: "deliver" });
-		expect(decide(A, "m.md", valid, NOW, 0)).toMatchObject({ action: "deliver" });
+		expect(decide(A, "m.md", valid, NOW - 1)).toMatchObject({ action: "deliver" });
+		expect(decide(A, "m.md", "---\ntrace_id: [", NOW - 1000)).toMatchObject({ action: "wait", until: NOW - 1000 + GRACE });
+		expect(decide(A, "m.md", "---\ntrace_id: [", NOW - GRACE)).toMatchObject({ action: "reject" });
 	});
 
 	it("item 11: never routes an empty note (Obsidian's New note), however old", () => {
