@@ -1,6 +1,5 @@
-import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { A_GROUP, B_GROUP, GATEWAY, clientFor, getTask, notesWithId, send, until, useHarness, userMessage } from "./harness";
+import { A_GROUP, B_GROUP, GATEWAY, clientFor, notesWithId, send, until, useHarness, userMessage } from "./harness";
 
 // The third adversarial review of `a2a serve`: one named test per break it found, run as users run
 // it (the CLI bundle as child processes, the official client, raw HTTP). Each fails on the code it
