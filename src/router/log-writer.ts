@@ -24,6 +24,10 @@ function onlyLogLines(text: string): boolean {
 
 export class LogWriter {
 	private readonly folders = new Set<string>();
+	/** The rows this router wrote to the log of `writtenDay`, as lines and as message id and outcome. */
+	private readonly written = new Set<string>();
+	private readonly writtenRows = new Set<string>();
+	private writtenDay = "";
 	/** Notes named like conflict copies that are not, already reported. */
 	private readonly keptCopies = new Set<string>();
 	/** What could not be written or merged since the last look: warnings for the pass report. */
@@ -44,12 +48,16 @@ export class LogWriter {
 		if (!layout.mayWrite(decision.path)) return;
 		const path = layout.logPath(new Date(decision.time));
 		const line = logLine(decision);
+		const key = `${path}\n${line}`;
+		// The same row twice is one event written twice (a step finished again after a sync replaced the log).
+		if (this.written.has(key)) return;
 		try {
 			if (!this.folders.has(layout.logFolder)) {
 				await this.port.ensureFolder(layout.logFolder);
 				this.folders.add(layout.logFolder);
 			}
 			await this.port.append(path, line, logHeader(stem(path)));
+			this.remember(key, path, decision);
 		} catch (error) {
 			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${line.trim()}`);
 		}
@@ -62,9 +70,21 @@ export class LogWriter {
 		return problems;
 	}
 
+	/** Rows this router wrote, kept for the day (a log a sync engine just replaced may not show them yet). */
+	private remember(key: string, path: string, decision: RoutingDecision): void {
+		if (this.writtenDay !== path) {
+			this.written.clear();
+			this.writtenRows.clear();
+			this.writtenDay = path;
+		}
+		this.written.add(key);
+		if (decision.message_id) this.writtenRows.add(`${decision.message_id}\n${decision.outcome}`);
+	}
+
 	/** True when the log of `time`'s day already has a row of this outcome for this message. */
 	async hasRow(decision: Pick<RoutingDecision, "outcome" | "message_id" | "time">): Promise<boolean> {
 		if (!decision.message_id) return false;
+		if (this.writtenDay === this.layout().logPath(new Date(decision.time)) && this.writtenRows.has(`${decision.message_id}\n${decision.outcome}`)) return true;
 		const read = await this.port.read(this.layout().logPath(new Date(decision.time))).catch(() => null);
 		if (!read) return false;
 		return parseLogLines(read.text).some((row) => row.messageId === decision.message_id && row.outcome === decision.outcome);

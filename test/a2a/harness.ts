@@ -58,11 +58,13 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 export function useHarness(): Harness {
-	const cli = useCliBundle();
 	const vaults: TempVault[] = [];
+	// Registered before the bundle's hook, so that it runs after it (vitest runs after-hooks in
+	// reverse): the processes are stopped first, then their vaults removed.
 	afterEach(async () => {
 		for (const v of vaults.splice(0)) await v.cleanup();
 	});
+	const cli = useCliBundle();
 	const run = (args: string[]) =>
 		new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
 			const child = cli.spawn(args);

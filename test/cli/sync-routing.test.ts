@@ -33,7 +33,7 @@ afterEach(async () => {
 	host = undefined;
 	await pair?.stop();
 	pair = undefined;
-	if (parent) await fs.rm(parent, { recursive: true, force: true });
+	if (parent) await fs.rm(parent, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 	parent = "";
 });
 

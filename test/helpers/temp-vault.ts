@@ -48,7 +48,7 @@ export async function makeTempVault(prefix = "a2a-test-"): Promise<TempVault> {
 		async body(rel) {
 			return splitNote(await vault.read(rel)).body;
 		},
-		cleanup: () => fs.rm(dir, { recursive: true, force: true }),
+		cleanup: () => fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
 	};
 	return vault;
 }

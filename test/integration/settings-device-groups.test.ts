@@ -72,7 +72,7 @@ describe("the Groups section", () => {
 	}
 
 	it("adds, describes, renames (with its folder) and removes groups and sets max_hops in registry.yaml, keeping its comments; the router follows", async () => {
-		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.md`]: "kept\n" } });
+		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.txt`]: "kept\n" } });
 		let tab = await groupsTab(h);
 		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group", "a2a-gateway"]);
 		fill(input(tab, "new-group-id"), "50-qa-group");
@@ -93,7 +93,7 @@ describe("the Groups section", () => {
 		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Apply") as HTMLElement).click();
 		await waitFor("the renamed row", () => tab.querySelector('.a2a-group-row[data-group="11-api-group"]'));
 		await settle(h);
-		expect(await h.host.read("A2A/groups/11-api-group/inbox/kept.md")).toBe("kept\n");
+		expect(await h.host.read("A2A/groups/11-api-group/inbox/kept.txt")).toBe("kept\n");
 
 		// Remove asks once, then removes.
 		tab = await groupsTab(h);

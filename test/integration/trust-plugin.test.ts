@@ -78,11 +78,12 @@ describe("item 12: values survive delivery inside Obsidian", () => {
 });
 
 describe("item 16: phantom agents", () => {
-	it("a group folder inside the agents folder: its delivered messages are not agents in the sidebar's store", async () => {
+	it("a group folder inside the agents folder is refused by the registry: nothing is delivered there, no message becomes an agent", async () => {
 		const registry = `${REGISTRY}  50-agents-group:\n    folder: A2A/agents/team\n`;
 		b = await bootPlugin({ "A2A/registry.yaml": registry, "A2A/agents/alpha.md": "---\nstatus: active\n---\n", [`${OUT}/ask.md`]: requestNote({ message_id: "pa-1", target_group: "50-agents-group" }) });
 		await b.quiet();
-		expect(b.files("A2A/agents/team/inbox")).toHaveLength(1);
+		expect(b.files("A2A/agents/team/inbox")).toEqual([]);
+		expect(b.plugin.parts.relay.router.registry.errors.map((e) => e.message).join("\n")).toContain('folder "A2A/agents/team" overlaps the agents folder A2A/agents');
 		expect(b.plugin.parts.agents.all().map((a) => a.name)).toEqual(["alpha"]);
 		// And the CLI agrees.
 		const status = await a2a(b.host.dir, "status", "--json");
