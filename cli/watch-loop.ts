@@ -64,6 +64,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	process.once("SIGINT", stop);
 	process.once("SIGTERM", stop);
 	options.signal?.addEventListener("abort", stop);
+	// A request to a remote agent settles in the background: the next pass reports it.
+	if (router.forwarder) router.forwarder.onSettled = poke;
 	watchFolders();
 	let nextSlowCheck = Date.now() + options.intervalMs;
 	let slowChecks = 0;
