@@ -28,6 +28,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let stopping = false;
 	let lastReason = "";
 	let waiting = new Set<string>();
+	/** Message folders that did not exist when watched (a group added later): looked for at each slow check. */
+	let unwatched: string[] = [];
 
 	const poke = () => {
 		if (wake) {
@@ -39,6 +41,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	const watchFolders = () => {
 		for (const w of watchers) w.close();
 		watchers = [];
+		unwatched = [];
 		const folders = new Set([router.layout.root, ...router.layout.messageFolders()]);
 		for (const folder of folders) {
 			try {
@@ -53,7 +56,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				});
 				watchers.push(watcher);
 			} catch {
-				// A folder that does not exist yet: the slow check covers it until it does.
+				// A folder that does not exist yet: the slow check looks for it until it does.
+				unwatched.push(folder);
 			}
 		}
 	};
@@ -76,7 +80,13 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				checkRegistry(session);
 				watchFolders();
 			}
+			let appeared = false;
 			if (everything || Date.now() >= nextSlowCheck) {
+				// A folder that appeared since (an agent made its outbox) is watched from now on, and routed at once.
+				if (unwatched.some((folder) => fs.existsSync(vault.abs(folder)))) {
+					watchFolders();
+					appeared = true;
+				}
 				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
 				await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
 				slowChecks++;
@@ -88,7 +98,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				if (location.area === "box" && location.box === "outbox") outbox.push(p);
 				else await router.indexSync.refresh(p);
 			}
-			const full = everything || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
+			const full = everything || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
 			changed.clear();
 			everything = false;
 			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...waiting])]);
