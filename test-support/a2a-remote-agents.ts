@@ -9,14 +9,16 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 // (127.0.0.1, a free port): one server, one agent per path /agents/<kind>/. Kinds: `echo` answers
 // "echo: <text>" (COMPLETED with an artifact); `slow` stays WORKING until the test releases it
 // (or the server closes); `failing` ends FAILED with a reason; `input` asks for input
-// (INPUT_REQUIRED). Every execution and every JSON-RPC call is counted, so tests can tell how often
+// (INPUT_REQUIRED); `big` answers with more than 1 MB of text. Every execution and every JSON-RPC call is counted, so tests can tell how often
 // a request was sent. `close` ends held tasks and the server.
 
-export const AGENT_KINDS = ["echo", "slow", "failing", "input"] as const;
+export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export const FAILING_REASON = "the disk of the remote agent is full";
 export const INPUT_QUESTION = "Which database should the schema target?";
+/** What `big` answers: 1.1 MB of text. */
+export const BIG_ANSWER_BYTES = 1_100_000;
 
 const textPart = (text: string): Part => ({ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" });
 const textOf = (m: Message): string => m.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("\n\n");
@@ -66,7 +68,7 @@ class Agent implements AgentExecutor {
 			AgentEvent.artifactUpdate({
 				taskId,
 				contextId,
-				artifact: { artifactId: randomUUID(), name: "answer", description: "", parts: [textPart(`${this.kind === "slow" ? "slow " : ""}echo: ${text}`)], metadata: undefined, extensions: [] },
+				artifact: { artifactId: randomUUID(), name: "answer", description: "", parts: [textPart(this.kind === "big" ? "x".repeat(BIG_ANSWER_BYTES) : `${this.kind === "slow" ? "slow " : ""}echo: ${text}`)], metadata: undefined, extensions: [] },
 				append: false,
 				lastChunk: true,
 				metadata: undefined,

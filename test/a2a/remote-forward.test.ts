@@ -12,6 +12,7 @@ import { exited, notesWithId, until, useHarness } from "./harness";
 // the notes, their frontmatter and folders, the CLI's output, and how often the remote was called.
 
 const h = useHarness();
+const TOKEN = "remote-token-0123456789abcdef";
 const REQUESTER = "10-backend-group";
 let remote: RemoteAgentServer;
 
@@ -87,6 +88,33 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "error", error_code: "INPUT_REQUIRED" });
 		expect(answer.fm.error_message).toContain(INPUT_QUESTION);
 		expect(answer.fm.error_message).toContain("a person must give it");
+	});
+
+	it("an answer over 1 MB is refused: an error response says so, nothing of it is written", async () => {
+		const v = await h.vault(withRemote("big"));
+		const id = await send(v, "remote-big", "Say a lot");
+		await a2a(v.dir, "route");
+		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "error", error_code: "RESPONSE_TOO_LARGE" });
+		expect(answer.text.length).toBeLessThan(5000);
+	});
+
+	it("a group's token_file is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
+		await remote.close();
+		remote = await startRemoteAgents({ token: TOKEN });
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_file: secrets/echo.token\n  remote-bad:\n    url: ${remote.url("echo")}\n    token_file: secrets/bad.token\n`));
+		await v.write("secrets/echo.token", `${TOKEN}\n`);
+		await v.write("secrets/bad.token", "not-the-token-at-all-000000\n");
+		const good = await send(v, "remote-echo", "With a token");
+		const bad = await send(v, "remote-bad", "With a wrong token");
+		const routed = await a2a(v.dir, "route");
+		const answers = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answers.find((n) => n.fm.in_reply_to === good)?.fm).toMatchObject({ status: "success" });
+		const refused = answers.find((n) => n.fm.in_reply_to === bad);
+		expect(refused?.fm).toMatchObject({ status: "error", error_code: "REMOTE_ERROR" });
+		expect(String(refused?.fm.error_message)).toContain("HTTP 401 (the token of the group's token_file was not accepted)");
+		expect(remote.executions.map((e) => e.text)).toEqual(["With a token"]);
+		for (const text of [...answers.map((n) => n.text), ...routed.stdout, ...routed.stderr]) expect(text).not.toContain("not-the-token-at-all");
 	});
 
 	it("an agent that is not there: rule 8 tries again at each expiry, then TIMEOUT reaches the requester", async () => {
