@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FAILING_REASON, startRemoteAgents } from "../../test-support/a2a-remote-agents";
+import type { RemoteAgentServer } from "../../test-support/a2a-remote-agents";
+import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
+import { bootPlugin } from "./plugin-harness";
+import type { Booted } from "./plugin-harness";
+
+// The plugin forwards requests to remote groups (issue 16) through Obsidian's requestUrl (no SDK in
+// main.js): the real plugin on the fake host, whose requestUrl goes over HTTP to remote agents
+// built with @a2a-js/sdk's server on 127.0.0.1.
+
+let b: Booted | undefined;
+let remote: RemoteAgentServer;
+beforeEach(async () => {
+	remote = await startRemoteAgents();
+});
+afterEach(async () => {
+	await b?.host.cleanup();
+	b = undefined;
+	await remote.close();
+});
+
+const OUT = BOX("10-backend-group", "outbox");
+const IN = BOX("10-backend-group", "inbox");
+const withRemotes = () => REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n`);
+
+/** Waits (checking every 25 ms, at most 15 s) until the requester's inbox holds `count` notes. */
+async function inboxHolds(count: number): Promise<string[]> {
+	for (let i = 0; i < 600; i++) {
+		await b?.quiet();
+		const files = b?.files(IN) ?? [];
+		if (files.length >= count) return files;
+		await new Promise((r) => setTimeout(r, 25));
+	}
+	throw new Error(`the inbox never held ${count} note(s)`);
+}
+
+describe("the plugin forwards to remote A2A agents through requestUrl", () => {
+	it("a request to a url: group is answered by the remote agent, its answer in the requester's inbox and the request archived", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-1", target_group: "remote-echo" }));
+		const [answer] = await inboxHolds(1);
+		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-1", source_group: "remote-echo", status: "success", state: "delivered" });
+		expect(await b.body(answer)).toContain("echo: What fields are mandatory?");
+		await b.quiet();
+		expect(await b.frontmatter(BOX("remote-echo", "archive") + "/ask.md")).toMatchObject({ message_id: "p-1", state: "answered", remote_task_id: expect.any(String) });
+		expect(remote.executions.map((e) => e.messageId)).toEqual(["p-1"]);
+		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+	});
+
+	it("a failing remote's reason reaches the requester as an error response", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-2", target_group: "remote-failing" }));
+		const [answer] = await inboxHolds(1);
+		const fm = await b.frontmatter(answer);
+		expect(fm).toMatchObject({ in_reply_to: "p-2", status: "error", error_code: "REMOTE_FAILED" });
+		expect(String(fm.error_message)).toContain(FAILING_REASON);
+	});
+});
