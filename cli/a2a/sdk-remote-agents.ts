@@ -1,4 +1,5 @@
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { Message, SendMessageRequest, Task } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
@@ -11,7 +12,8 @@ import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
 // The CLI's way to call remote A2A agents (src/router/remote-agents.ts): the official @a2a-js/sdk
 // client, one per group and URL, with the group's `token_file:` read into `Authorization: Bearer`
 // (for the card and every call). Only http(s) URLs are called (the registry refuses others too). A
-// token file is read relative to the vault folder; its content never appears in an error.
+// token file is read relative to the vault folder (`~/` is the home folder); its content never
+// appears in an error.
 
 /** Node's timers, for the router's forwarder. */
 export const NODE_TIMERS = { set: (callback: () => void, ms: number): unknown => setTimeout(callback, ms), clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout) };
@@ -46,7 +48,7 @@ export class SdkRemoteAgents implements RemoteAgents {
 
 	private async token(group: GroupEntry): Promise<string | null> {
 		if (group.tokenFile === undefined) return null;
-		const file = path.resolve(this.vaultDir, group.tokenFile);
+		const file = group.tokenFile.startsWith("~/") ? path.join(os.homedir(), group.tokenFile.slice(2)) : path.resolve(this.vaultDir, group.tokenFile);
 		let text: string;
 		try {
 			text = await fs.readFile(file, "utf8");
