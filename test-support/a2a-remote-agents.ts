@@ -32,6 +32,8 @@ export interface Execution {
 	text: string;
 	metadata: Record<string, unknown> | undefined;
 	authorization: string | undefined;
+	/** The agent's own time for the task (execute() start to its final event), ms; set when it ends. */
+	ms?: number;
 }
 
 export interface RemoteAgentServer {
@@ -55,10 +57,14 @@ class Agent implements AgentExecutor {
 		const { taskId, contextId, userMessage } = ctx;
 		const text = textOf(userMessage);
 		const auth = ctx.context.user?.userName;
-		this.server.executions.push({ kind: this.kind, messageId: userMessage.messageId, contextId, text, metadata: userMessage.metadata, authorization: auth === "" ? undefined : auth });
+		const started = performance.now();
+		const execution: Execution = { kind: this.kind, messageId: userMessage.messageId, contextId, text, metadata: userMessage.metadata, authorization: auth === "" ? undefined : auth };
+		this.server.executions.push(execution);
 		bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: stamp() }, artifacts: [], history: [userMessage], metadata: undefined }));
-		const finish = (state: TaskState, message: string) =>
+		const finish = (state: TaskState, message: string) => {
+			execution.ms = performance.now() - started;
 			bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: agentMessage(taskId, contextId, message), timestamp: stamp() }, metadata: undefined }));
+		};
 		if (this.kind === "slow" && !this.server.released()) {
 			await new Promise<void>((resolve) => this.server.held.add(resolve));
 		}

@@ -34,7 +34,7 @@ export interface ForwarderOptions {
 	remotes: RemoteAgents;
 	/** Requests followed at once (default 8); the others wait for a free slot. */
 	maxInFlight?: number;
-	/** The first and the longest wait between two GetTask calls, ms (default 50 and 1000). */
+	/** The first and the longest wait between two GetTask calls, ms (default 10 and 1000; each wait doubles). */
 	pollMs?: { first: number; max: number };
 	/** The host's timers (Node's, or the window's inside Obsidian): the router names neither. */
 	timers: Timers;
@@ -210,7 +210,7 @@ export class Forwarder {
 			await this.router.log.write(decision);
 			this.decisions.push(decision);
 		}
-		let wait = this.options.pollMs?.first ?? 50;
+		let wait = this.options.pollMs?.first ?? 10;
 		while (reading.kind === "pending") {
 			const deadline = this.deadlineOf(fields);
 			const now = this.router.now();
