@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const OUT = BOX("10-backend-group", "outbox");
 const IN = BOX("10-backend-group", "inbox");
-const withRemotes = () => REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n`);
+const withRemotes = () => REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n  remote-slow:\n    url: ${remote.url("slow")}\n`);
 
 /** Waits (checking every 25 ms, at most 15 s) until the requester's inbox holds `count` notes. */
 async function inboxHolds(count: number): Promise<string[]> {
@@ -33,6 +33,16 @@ async function inboxHolds(count: number): Promise<string[]> {
 		await new Promise((r) => setTimeout(r, 25));
 	}
 	throw new Error(`the inbox never held ${count} note(s)`);
+}
+
+/** Waits (checking every 25 ms, at most 15 s) until `probe` holds. */
+async function until(what: string, probe: () => Promise<boolean> | boolean): Promise<void> {
+	for (let i = 0; i < 600; i++) {
+		await b?.quiet();
+		if (await probe()) return;
+		await new Promise((r) => setTimeout(r, 25));
+	}
+	throw new Error(`gave up waiting for ${what}`);
 }
 
 describe("the plugin forwards to remote A2A agents through requestUrl", () => {
@@ -55,5 +65,24 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		const fm = await b.frontmatter(answer);
 		expect(fm).toMatchObject({ in_reply_to: "p-2", status: "error", error_code: "REMOTE_FAILED" });
 		expect(String(fm.error_message)).toContain(FAILING_REASON);
+	});
+
+	it("the sidebar's message flow shows a remote group with its URL and the request forwarded to it while it is in flight", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		expect(b.host.executeCommand("a2a-relay:open-agent-status")).toBe(true);
+		await b.quiet();
+		const el = b.host.app.workspace.getLeavesOfType("a2a-agent-status")[0].view.containerEl;
+		const rowOf = (group: string) => el.querySelector<HTMLElement>(`.a2a-queue-table tr[data-group="${group}"]`);
+		const cell = (group: string, count: string) => rowOf(group)?.querySelector(`[data-count="${count}"]`)?.textContent;
+		expect(rowOf("remote-slow")?.querySelector(".a2a-queue-url")?.textContent).toBe(remote.url("slow"));
+		expect(rowOf("10-backend-group")?.querySelector(".a2a-queue-url")).toBeNull();
+
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-3", target_group: "remote-slow" }));
+		await until("the request forwarded", async () => (await b?.frontmatter(BOX("remote-slow", "inbox") + "/ask.md").catch(() => ({})))?.state === "forwarded");
+		await until("the view showing it in flight", () => cell("remote-slow", "inbox") === "1" && cell("10-backend-group", "in-flight") === "1");
+
+		remote.releaseSlow();
+		await inboxHolds(1);
+		await until("the view showing it answered", () => cell("remote-slow", "inbox") === "0" && cell("10-backend-group", "in-flight") === "0");
 	});
 });
