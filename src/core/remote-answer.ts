@@ -69,10 +69,23 @@ function successOf(read: PartsRead, fallback: string): RemoteAnswer {
 	return { status: "success", answer: answer === "" ? undefined : answer, artifacts: read.artifacts };
 }
 
-const error = (code: string, message: string, answer?: string): RemoteAnswer => ({ status: "error", errorCode: code, errorMessage: message, answer, artifacts: [] });
+/** The longest error_message kept in the frontmatter; a longer reason goes whole into `## Answer`. */
+export const MAX_ERROR_MESSAGE = 1000;
+
+function error(code: string, message: string): RemoteAnswer {
+	if (message.length <= MAX_ERROR_MESSAGE) return { status: "error", errorCode: code, errorMessage: message, artifacts: [] };
+	return { status: "error", errorCode: code, errorMessage: `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…`, answer: message, artifacts: [] };
+}
+
+/** A task id the relay can keep in a note and send back: one line of at most 256 characters. */
+export function isKeepableTaskId(id: unknown): id is string {
+	// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+	return typeof id === "string" && id !== "" && id.length <= 256 && !/[\u0000-\u001f]/.test(id);
+}
 
 /** A task read from the remote: pending, or final with the response it becomes. */
 export function readRemoteTask(task: WireTask, remote: string): RemoteReading {
+	if (!isKeepableTaskId(task.id)) return { kind: "final", answer: error(REMOTE_ERROR.refused, `${remote} answered with a task id the relay cannot keep (it must be one line of at most 256 characters)`) };
 	const state = task.status?.state ?? TASK_STATE.submitted;
 	const said = messageText(task.status?.message);
 	const reason = said !== "" ? said : "no reason given";
@@ -111,7 +124,7 @@ export function readRemoteResult(result: WireSendResult, remote: string): Remote
 	if ("task" in result) return readRemoteTask(result.task, remote);
 	const read: PartsRead = { texts: [], artifacts: [], files: [] };
 	readParts(result.message.parts, read);
-	return { kind: "final", taskId: result.message.taskId || undefined, answer: successOf(read, "") };
+	return { kind: "final", taskId: isKeepableTaskId(result.message.taskId) ? result.message.taskId : undefined, answer: successOf(read, "") };
 }
 
 /** The answer to a request whose remote answered with more than MAX_REMOTE_RESPONSE_BYTES. */

@@ -107,6 +107,16 @@ describe("the remote's answer as the relay's response", () => {
 		expect(readRemoteResult({ task: { id: "t-1" } }, "r")).toMatchObject({ kind: "pending", state: "TASK_STATE_SUBMITTED" });
 	});
 
+	it("a long reason is cut in the frontmatter and kept whole in the answer; a task id that cannot be kept is refused", () => {
+		const long = "why ".repeat(600).trim();
+		const read = readRemoteTask({ id: "t", status: { state: "TASK_STATE_FAILED", message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: long }] } } }, "r");
+		if (read.kind !== "final") throw new Error("not final");
+		expect(read.answer.errorMessage?.length).toBe(1000);
+		expect(read.answer.answer).toBe(`r failed the task: ${long}`);
+		expect(readRemoteTask({ id: "x\ny", status: { state: "TASK_STATE_COMPLETED" } }, "r")).toMatchObject({ kind: "final", answer: { status: "error", errorCode: "REMOTE_ERROR" } });
+		expect(readRemoteTask({ id: "a".repeat(257) }, "r")).toMatchObject({ kind: "final", answer: { status: "error" } });
+	});
+
 	it("an answer over 1 MB is refused", () => {
 		expect(tooLargeAnswer("r", 2_000_000)).toMatchObject({ status: "error", errorCode: "RESPONSE_TOO_LARGE" });
 	});
