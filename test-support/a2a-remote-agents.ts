@@ -9,14 +9,17 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 // (127.0.0.1, a free port): one server, one agent per path /agents/<kind>/. Kinds: `echo` answers
 // "echo: <text>" (COMPLETED with an artifact); `slow` stays WORKING until the test releases it
 // (or the server closes); `failing` ends FAILED with a reason; `input` asks for input
-// (INPUT_REQUIRED); `big` answers with more than 1 MB of text. Every execution and every JSON-RPC call is counted, so tests can tell how often
+// (INPUT_REQUIRED); `big` answers with more than 1 MB of text; `files` answers with file bytes (a
+// CSV named with a path that climbs out, and a binary file). Every execution and every JSON-RPC call is counted, so tests can tell how often
 // a request was sent. `close` ends held tasks and the server.
 
-export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big"] as const;
+export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big", "files"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export const FAILING_REASON = "the disk of the remote agent is full";
 export const INPUT_QUESTION = "Which database should the schema target?";
+/** The text file `files` sends, under a name that tries to climb out of any folder. */
+export const SENT_FILE = { name: "../../etc/report.csv", text: "id,name\n1,Ada\n" };
 /** What `big` answers: 1.1 MB of text. */
 export const BIG_ANSWER_BYTES = 1_100_000;
 
@@ -70,11 +73,18 @@ class Agent implements AgentExecutor {
 		}
 		if (this.kind === "failing") return finish(TaskState.TASK_STATE_FAILED, FAILING_REASON);
 		if (this.kind === "input") return finish(TaskState.TASK_STATE_INPUT_REQUIRED, INPUT_QUESTION);
+		const files: Part[] =
+			this.kind === "files"
+				? [
+						{ content: { $case: "raw", value: Buffer.from(SENT_FILE.text) }, metadata: undefined, filename: SENT_FILE.name, mediaType: "text/csv" },
+						{ content: { $case: "raw", value: Buffer.from([0xff, 0xd8, 0x00, 0x10]) }, metadata: undefined, filename: "photo.jpg", mediaType: "image/jpeg" },
+					]
+				: [];
 		bus.publish(
 			AgentEvent.artifactUpdate({
 				taskId,
 				contextId,
-				artifact: { artifactId: randomUUID(), name: "answer", description: "", parts: [textPart(this.kind === "big" ? "x".repeat(BIG_ANSWER_BYTES) : `${this.kind === "slow" ? "slow " : ""}echo: ${text}`)], metadata: undefined, extensions: [] },
+				artifact: { artifactId: randomUUID(), name: "answer", description: "", parts: [...files, textPart(this.kind === "big" ? "x".repeat(BIG_ANSWER_BYTES) : `${this.kind === "slow" ? "slow " : ""}echo: ${text}`)], metadata: undefined, extensions: [] },
 				append: false,
 				lastChunk: true,
 				metadata: undefined,

@@ -4,6 +4,7 @@ import { buildResponse } from "./compose";
 import { uuidFromText } from "./hash";
 import type { IndexEntry } from "./message-index";
 import type { ResponseMessage } from "./message";
+import type { RemoteFile } from "./remote-files";
 import { oneLine } from "./text";
 
 // What a remote agent's answer becomes (contract v2, section 8): a COMPLETED task (its artifacts,
@@ -11,7 +12,8 @@ import { oneLine } from "./text";
 // CANCELED are `error` responses carrying the remote's reason; INPUT_REQUIRED and AUTH_REQUIRED are
 // `error` responses saying that a person must answer (the relay never answers for one). The
 // remote's text is data: it goes into the answer; the links and paths it names are listed, never
-// written; file bytes are not saved. An answer over MAX_REMOTE_RESPONSE_BYTES is refused.
+// written; file bytes are handed on as files (src/core/remote-files.ts says where and how they are
+// saved). An answer over MAX_REMOTE_RESPONSE_BYTES is refused.
 
 export const MAX_REMOTE_RESPONSE_BYTES = 1024 * 1024;
 
@@ -30,6 +32,8 @@ export interface RemoteAnswer {
 	status: "success" | "error";
 	answer?: string;
 	artifacts: string[];
+	/** File bytes the remote sent (a success only): saved under the requester's artifacts/ folder when they are text. */
+	files: RemoteFile[];
 	errorCode?: string;
 	errorMessage?: string;
 }
@@ -42,7 +46,7 @@ export type RemoteReading =
 interface PartsRead {
 	texts: string[];
 	artifacts: string[];
-	files: string[];
+	files: RemoteFile[];
 }
 
 function readParts(parts: WirePart[] | undefined, into: PartsRead): void {
@@ -51,7 +55,7 @@ function readParts(parts: WirePart[] | undefined, into: PartsRead): void {
 		if (typeof part.text === "string" && !listed) into.texts.push(part.text);
 		else if (typeof part.text === "string") into.artifacts.push(oneLine(part.text, 500));
 		else if (typeof part.url === "string") into.artifacts.push(oneLine(part.url, 500));
-		else if (typeof part.raw === "string") into.files.push(`${oneLine(part.filename || "a file", 120)} (${Math.floor((part.raw.length * 3) / 4)} bytes, not saved)`);
+		else if (typeof part.raw === "string") into.files.push({ name: part.filename ?? "", base64: part.raw });
 		else if (part.data !== undefined) into.texts.push(`\`\`\`json\n${JSON.stringify(part.data, null, 2)}\n\`\`\``);
 	}
 }
@@ -65,16 +69,15 @@ function messageText(message: WireMessage | undefined): string {
 function successOf(read: PartsRead, fallback: string): RemoteAnswer {
 	let answer = read.texts.join("\n\n").trim();
 	if (answer === "") answer = fallback;
-	if (read.files.length > 0) answer = `${answer}\n\nFiles the remote agent sent (not saved in the vault):\n${read.files.map((f) => `- ${f}`).join("\n")}`.trim();
-	return { status: "success", answer: answer === "" ? undefined : answer, artifacts: read.artifacts };
+	return { status: "success", answer: answer === "" ? undefined : answer, artifacts: read.artifacts, files: read.files };
 }
 
 /** The longest error_message kept in the frontmatter; a longer reason goes whole into `## Answer`. */
 export const MAX_ERROR_MESSAGE = 1000;
 
 function error(code: string, message: string): RemoteAnswer {
-	if (message.length <= MAX_ERROR_MESSAGE) return { status: "error", errorCode: code, errorMessage: message, artifacts: [] };
-	return { status: "error", errorCode: code, errorMessage: `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…`, answer: message, artifacts: [] };
+	if (message.length <= MAX_ERROR_MESSAGE) return { status: "error", errorCode: code, errorMessage: message, artifacts: [], files: [] };
+	return { status: "error", errorCode: code, errorMessage: `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…`, answer: message, artifacts: [], files: [] };
 }
 
 /** A task id the relay can keep in a note and send back: one line of at most 256 characters. */

@@ -8,6 +8,7 @@ import { serialiseMessage } from "../core/message-serialise";
 import { basename, joinPath } from "../core/paths";
 import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, remoteResponse, remoteResponseId, tooLargeAnswer } from "../core/remote-answer";
 import type { RemoteAnswer, RemoteReading } from "../core/remote-answer";
+import { artifactNames, remoteFileText, safeArtifactName } from "../core/remote-files";
 import { forwardParams } from "../core/remote-request";
 import type { GroupEntry } from "../core/registry";
 import { iso, stampAnswered, stampDead, stampDeliveredResponse, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
@@ -361,7 +362,7 @@ export class Forwarder {
 		const inbox = router.layout.box(request.sourceGroup, "inbox");
 		if (!inbox) return;
 		const now = router.now();
-		const response = remoteResponse(request, answer, now, taskId);
+		const response = remoteResponse(request, await this.saveFiles(request.sourceGroup, answer), now, taskId);
 		const responseId = response.envelope.message_id as string;
 		if (!this.answered(request)) {
 			const name = messageFileName(response, now);
@@ -384,6 +385,40 @@ export class Forwarder {
 			this.decisions.push(decision);
 		}
 		await this.archive(path);
+	}
+
+	/**
+	 * The file bytes of an answer, saved as text under the requester's `artifacts/` folder (safe
+	 * names, never over another file; the same file saved again after a crash is found, not doubled)
+	 * and listed with the answer's artifacts; a file that is not text is named in the answer, not saved.
+	 */
+	private async saveFiles(requester: string, answer: RemoteAnswer): Promise<RemoteAnswer> {
+		if (answer.files.length === 0) return answer;
+		const router = this.router;
+		const groupFolder = router.layout.groupFolder(requester);
+		const artifacts = [...answer.artifacts];
+		const unsaved: string[] = [];
+		for (const file of answer.files) {
+			const content = remoteFileText(file);
+			if (!content.ok || groupFolder === null) {
+				unsaved.push(`- ${safeArtifactName(file.name)}: ${content.ok ? "no folder to save it in" : content.reason}`);
+				continue;
+			}
+			const folder = joinPath(groupFolder, "artifacts");
+			await router.port.ensureFolder(folder);
+			let saved: string | null = null;
+			for (const name of artifactNames(file.name)) {
+				const path = joinPath(folder, name);
+				if ((await router.port.create(path, content.text)) || (await router.port.read(path))?.text === content.text) {
+					saved = path;
+					break;
+				}
+			}
+			if (saved === null) unsaved.push(`- ${safeArtifactName(file.name)}: no free name in ${folder}`);
+			else artifacts.push(saved);
+		}
+		const note = unsaved.length > 0 ? `Files the remote agent sent that were not saved:\n${unsaved.join("\n")}` : "";
+		return { ...answer, artifacts, files: [], answer: [answer.answer ?? "", note].filter((t) => t !== "").join("\n\n") || undefined };
 	}
 
 	/** Marks the answered request answered where it is, then moves it to its group's archive. */

@@ -78,7 +78,7 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(rowOf("10-backend-group")?.querySelector(".a2a-queue-url")).toBeNull();
 
 		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-3", target_group: "remote-slow" }));
-		await until("the request forwarded", async () => (await b?.frontmatter(BOX("remote-slow", "inbox") + "/ask.md").catch(() => ({})))?.state === "forwarded");
+		await until("the request forwarded", async () => (await b?.frontmatter(BOX("remote-slow", "inbox") + "/ask.md").catch(() => ({}) as Record<string, unknown>))?.state === "forwarded");
 		await until("the view showing it in flight", () => cell("remote-slow", "inbox") === "1" && cell("10-backend-group", "in-flight") === "1");
 
 		remote.releaseSlow();

@@ -8,6 +8,7 @@ import type { IndexEntry } from "../../src/core/message-index";
 import { serialiseMessage } from "../../src/core/message-serialise";
 import { readRawMessage } from "../../src/core/message-parse";
 import { REMOTE_ERROR, readRemoteResult, readRemoteTask, remoteResponse, remoteResponseId, tooLargeAnswer } from "../../src/core/remote-answer";
+import { artifactNames, remoteFileText, safeArtifactName } from "../../src/core/remote-files";
 import { forwardParams, routeBefore } from "../../src/core/remote-request";
 
 // The outbound half of contract v2 section 8 as pure functions: a request note delivered to a
@@ -74,7 +75,7 @@ describe("a request note as SendMessage params", () => {
 });
 
 describe("the remote's answer as the relay's response", () => {
-	it("a COMPLETED task: its artifact texts are the answer, listed paths and links are artifacts, file bytes are not saved", () => {
+	it("a COMPLETED task: its artifact texts are the answer, listed paths and links are artifacts, file bytes are handed on as files", () => {
 		const read = readRemoteTask(
 			task("TASK_STATE_COMPLETED", { artifacts: [{ parts: [{ text: "42 fields" }, { text: "docs/out.md", metadata: { vault_path: "docs/out.md" } }, { url: "https://x.example/r.pdf" }, { raw: "AAAA", filename: "../../etc/passwd" }] }] }),
 			"remote-x",
@@ -82,7 +83,7 @@ describe("the remote's answer as the relay's response", () => {
 		expect(read).toEqual({
 			kind: "final",
 			taskId: "t-9",
-			answer: { status: "success", answer: "42 fields\n\nFiles the remote agent sent (not saved in the vault):\n- ../../etc/passwd (3 bytes, not saved)", artifacts: ["docs/out.md", "https://x.example/r.pdf"] },
+			answer: { status: "success", answer: "42 fields", artifacts: ["docs/out.md", "https://x.example/r.pdf"], files: [{ name: "../../etc/passwd", base64: "AAAA" }] },
 		});
 	});
 
@@ -117,6 +118,17 @@ describe("the remote's answer as the relay's response", () => {
 		expect(readRemoteTask({ id: "a".repeat(257) }, "r")).toMatchObject({ kind: "final", answer: { status: "error" } });
 	});
 
+	it("a file's name is made safe (its last segment, never hidden), and only UTF-8 text is saved", () => {
+		expect(safeArtifactName("../../etc/passwd")).toBe("passwd");
+		expect(safeArtifactName("..\\win\\.hidden.txt")).toBe("hidden.txt");
+		expect(safeArtifactName("a:b*c?.csv")).toBe("a-b-c-.csv");
+		expect(safeArtifactName("...")).toMatch(/^file-[0-9a-f]{8}$/);
+		expect(artifactNames("report.csv", 3)).toEqual(["report.csv", "report-2.csv", "report-3.csv"]);
+		expect(remoteFileText({ name: "a.txt", base64: Buffer.from("héllo\n").toString("base64") })).toEqual({ ok: true, text: "héllo\n" });
+		expect(remoteFileText({ name: "a.bin", base64: Buffer.from([0xff, 0x00, 0x01]).toString("base64") })).toMatchObject({ ok: false });
+		expect(remoteFileText({ name: "a.bin", base64: "%%%" })).toMatchObject({ ok: false });
+	});
+
 	it("an answer over 1 MB is refused", () => {
 		expect(tooLargeAnswer("r", 2_000_000)).toMatchObject({ status: "error", errorCode: "RESPONSE_TOO_LARGE" });
 	});
@@ -129,7 +141,7 @@ describe("the remote's answer as the relay's response", () => {
 	});
 
 	it("the response goes from the remote group to the requester, with one id per request and the remote task id", () => {
-		const response = remoteResponse({ messageId: "req-1", traceId: TRACE, sourceGroup: "10-backend", targetGroup: "remote-x" }, { status: "error", errorCode: "REMOTE_FAILED", errorMessage: "no", artifacts: [] }, NOW, "t-9");
+		const response = remoteResponse({ messageId: "req-1", traceId: TRACE, sourceGroup: "10-backend", targetGroup: "remote-x" }, { status: "error", errorCode: "REMOTE_FAILED", errorMessage: "no", artifacts: [], files: [] }, NOW, "t-9");
 		expect(response.envelope).toMatchObject({ message_id: remoteResponseId("req-1"), in_reply_to: "req-1", trace_id: TRACE, source_group: "remote-x", target_group: "10-backend", status: "error", error_code: "REMOTE_FAILED", error_message: "no" });
 		expect(response.extra.remote_task_id).toBe("t-9");
 	});
