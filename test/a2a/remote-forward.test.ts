@@ -172,6 +172,10 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		first.child.kill("SIGKILL");
 		await exited(first.child);
 		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+		// `a2a status` shows the remote group with its URL and the request in flight there.
+		const status = await a2a(v.dir, "status", "--json");
+		expect(status.json.find((r) => r.group === "remote-slow")).toMatchObject({ url: remote.url("slow"), forwarded: 1, inbox: 1 });
+		expect(status.json.find((r) => r.group === REQUESTER)).toMatchObject({ in_flight: 1 });
 		// The remote finishes while no router runs.
 		remote.releaseSlow();
 		const second = h.router(v.dir);
