@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FAILING_REASON, startRemoteAgents } from "../../test-support/a2a-remote-agents";
+import A2ARelayPlugin from "../../main";
+import manifest from "../../manifest.json";
+import { FAILING_REASON, INPUT_QUESTION, startRemoteAgents } from "../../test-support/a2a-remote-agents";
 import type { RemoteAgentServer } from "../../test-support/a2a-remote-agents";
 import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
@@ -22,7 +24,8 @@ afterEach(async () => {
 
 const OUT = BOX("10-backend-group", "outbox");
 const IN = BOX("10-backend-group", "inbox");
-const withRemotes = () => REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n  remote-slow:\n    url: ${remote.url("slow")}\n`);
+const withRemotes = () =>
+	REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n  remote-slow:\n    url: ${remote.url("slow")}\n  remote-input:\n    url: ${remote.url("input")}\n`);
 
 /** Waits (checking every 25 ms, at most 15 s) until the requester's inbox holds `count` notes. */
 async function inboxHolds(count: number): Promise<string[]> {
@@ -84,5 +87,44 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		remote.releaseSlow();
 		await inboxHolds(1);
 		await until("the view showing it answered", () => cell("remote-slow", "inbox") === "0" && cell("10-backend-group", "in-flight") === "0");
+	});
+
+	it("an agent that asks for input: an error response says a person must answer", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-4", target_group: "remote-input" }));
+		const [answer] = await inboxHolds(1);
+		const fm = await b.frontmatter(answer);
+		expect(fm).toMatchObject({ in_reply_to: "p-4", status: "error", error_code: "INPUT_REQUIRED" });
+		expect(String(fm.error_message)).toContain(INPUT_QUESTION);
+	});
+
+	it("a task not finished in time: retried once (no second send), then TIMEOUT reaches the requester", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes().replace("retry_attempts: 3", "retry_attempts: 1") });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-5", target_group: "remote-slow", timeout_seconds: 1 }));
+		const [timeout] = await inboxHolds(1);
+		expect(await b.frontmatter(timeout)).toMatchObject({ in_reply_to: "p-5", status: "timeout", error_code: "TIMEOUT" });
+		expect(await b.frontmatter("A2A/dead-letter/ask.md")).toMatchObject({ state: "timed_out", attempt: 2 });
+		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+	});
+
+	it("the plugin stopped after the send and started again: it asks GetTask, sends nothing twice, and the answer arrives", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-6", target_group: "remote-slow" }));
+		await until("the request forwarded", async () => (await b?.frontmatter(BOX("remote-slow", "inbox") + "/ask.md").catch(() => ({}) as Record<string, unknown>))?.state === "forwarded");
+		await b.host.unloadPlugin(b.plugin);
+		remote.releaseSlow();
+		const plugin = await b.host.loadPlugin(A2ARelayPlugin, manifest);
+		const quiet = async () => {
+			for (let i = 0; i < 3; i++) {
+				await b?.host.settled();
+				await plugin.parts.relay.whenIdle();
+			}
+		};
+		b = { ...b, plugin, quiet };
+		const [answer] = await inboxHolds(1);
+		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-6", status: "success" });
+		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+		expect(remote.calls.filter((c) => c.method === "GetTask").length).toBeGreaterThan(0);
+		expect(remote.executions).toHaveLength(1);
 	});
 });
