@@ -10,10 +10,12 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 // "echo: <text>" (COMPLETED with an artifact); `slow` stays WORKING until the test releases it
 // (or the server closes); `failing` ends FAILED with a reason; `input` asks for input
 // (INPUT_REQUIRED); `big` answers with more than 1 MB of text; `files` answers with file bytes (a
-// CSV named with a path that climbs out, and a binary file). Every execution and every JSON-RPC call is counted, so tests can tell how often
+// CSV named with a path that climbs out, and a binary file); `held` does the work like `echo` but
+// holds the HTTP answer to SendMessage until the test releases it (the caller never learns the
+// task). Every execution and every JSON-RPC call is counted, so tests can tell how often
 // a request was sent. `close` ends held tasks and the server.
 
-export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big", "files"] as const;
+export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big", "files", "held"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export const FAILING_REASON = "the disk of the remote agent is full";
@@ -45,7 +47,7 @@ export interface RemoteAgentServer {
 	executions: Execution[];
 	/** JSON-RPC calls received, by method, in order. */
 	calls: { kind: AgentKind; method: string }[];
-	/** Lets every held `slow` task complete (now and from now on). */
+	/** Lets every held `slow` task complete and every held `held` answer go (now and from now on). */
 	releaseSlow(): void;
 	close(): Promise<void>;
 }
@@ -164,6 +166,7 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 				return sendJson(res, 200, { jsonrpc: "2.0", id: body.id ?? null, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
 			}
 			const result = await agent.transport.handle(body as Record<string, unknown>, context);
+			if (agent.kind === "held" && body.method === "SendMessage" && !released) await new Promise<void>((resolve) => held.add(resolve));
 			if (Symbol.asyncIterator in result) return sendJson(res, 200, { jsonrpc: "2.0", id: body.id ?? null, error: { code: -32004, message: "streaming is not served here" } });
 			sendJson(res, 200, result);
 		})().catch((error: unknown) => {

@@ -1,10 +1,11 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Message, SendMessageRequest, Task } from "@a2a-js/sdk";
+import { ListTasksResponse, Message, SendMessageRequest, Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
 import { TaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
+import { taskWithMessage } from "../../src/core/a2a-wire";
 import type { WireMessage, WireSendParams, WireSendResult, WireTask } from "../../src/core/a2a-wire";
 import type { GroupEntry } from "../../src/core/registry";
 import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
@@ -102,6 +103,16 @@ export class SdkRemoteAgents implements RemoteAgents {
 			const result = await client.sendMessage(request, { signal });
 			return "messageId" in result ? { message: Message.toJSON(result) as WireMessage } : { task: Task.toJSON(result) as WireTask };
 		});
+	}
+
+	async findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall> {
+		const listed = await this.attempt(group, async (client) => {
+			const page = await client.listTasks({ tenant: "", contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 100, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true }, { signal });
+			// An empty id stands for "none of them" (the call itself went well).
+			return { task: taskWithMessage(ListTasksResponse.toJSON(page), messageId) ?? { id: "" } };
+		});
+		if (listed.ok && "task" in listed.result && listed.result.task.id === "") return { ok: false, kind: "not_found", reason: `no task of context ${contextId} holds message ${messageId}` };
+		return listed;
 	}
 
 	getTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {

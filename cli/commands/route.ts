@@ -68,7 +68,13 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		// Requests sent to remote agents are followed until they are answered, up to a bound.
 		const forwarder = router.forwarder;
 		if (forwarder && forwarder.inFlight() > 0) {
-			if (!(await forwarder.settled(forwardWaitMs))) io.err(`${forwarder.inFlight()} request(s) to remote agents not finished after ${forwardWaitMs / 1000} s: they stay forwarded, and the next a2a route follows them.`);
+			// The lease is renewed while waiting: the forwards are this router's work.
+			const end = Date.now() + forwardWaitMs;
+			while (forwarder.inFlight() > 0 && Date.now() < end) {
+				await forwarder.settled(Math.min(end - Date.now(), router.lease.renewEveryMs));
+				if (router.lease.renewalDue() && !(await router.lease.ensure())) break;
+			}
+			if (forwarder.inFlight() > 0) io.err(`${forwarder.inFlight()} request(s) to remote agents not finished after ${forwardWaitMs / 1000} s: they stay forwarded, and the next a2a route follows them.`);
 			forwarder.take(report);
 		}
 		printReport(session, report);

@@ -73,7 +73,20 @@ export const TASK_STATE = {
 export const SETTLED_STATES: readonly string[] = [TASK_STATE.completed, TASK_STATE.failed, TASK_STATE.canceled, TASK_STATE.rejected, TASK_STATE.inputRequired, TASK_STATE.authRequired];
 
 /** The JSON-RPC method names of A2A v1.0 the relay calls. */
-export const A2A_METHOD = { send: "SendMessage", getTask: "GetTask", cancelTask: "CancelTask" } as const;
+export const A2A_METHOD = { send: "SendMessage", getTask: "GetTask", listTasks: "ListTasks" } as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Of a ListTasks result (`{ tasks: [...] }`), the task whose history holds the message `messageId` (or whose id it is). */
+export function taskWithMessage(listResult: unknown, messageId: string): WireTask | null {
+	const tasks = isObject(listResult) && Array.isArray(listResult.tasks) ? listResult.tasks : [];
+	for (const task of tasks) {
+		if (!isObject(task) || typeof task.id !== "string") continue;
+		const history = Array.isArray(task.history) ? task.history : [];
+		if (task.id === messageId || history.some((m) => isObject(m) && m.messageId === messageId)) return task as unknown as WireTask;
+	}
+	return null;
+}
 
 /** The protocol version header value every call carries (A2A-Version). */
 export const A2A_VERSION = "1.0";

@@ -1,8 +1,8 @@
 import { normalizePath, requestUrl } from "obsidian";
 import type { App, RequestUrlResponse } from "obsidian";
 import { ROUTING_EXTENSION } from "../core/a2a-routing";
-import { A2A_METHOD, A2A_VERSION } from "../core/a2a-wire";
-import type { WireSendParams, WireSendResult } from "../core/a2a-wire";
+import { A2A_METHOD, A2A_VERSION, taskWithMessage } from "../core/a2a-wire";
+import type { WireSendParams, WireSendResult, WireTask } from "../core/a2a-wire";
 import type { GroupEntry } from "../core/registry";
 import { isPlainObject } from "../core/text";
 import type { RemoteAgents, RemoteCall } from "../router/remote-agents";
@@ -85,7 +85,8 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 		return url;
 	}
 
-	private async call(group: GroupEntry, method: string, params: unknown, signal: AbortSignal): Promise<RemoteCall> {
+	/** One JSON-RPC call: its result as JSON with the answer's size, or why there is none. */
+	private async rpc(group: GroupEntry, method: string, params: unknown, signal: AbortSignal): Promise<{ ok: true; result: unknown; bytes: number } | Extract<RemoteCall, { ok: false }>> {
 		try {
 			const headers = await this.headers(group);
 			const url = await this.endpoint(group, headers, signal);
@@ -94,7 +95,7 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 			const reply = await this.request(url, { method: "POST", headers, body }, signal);
 			const failed = errorOf(reply.status, reply.text);
 			if (failed) {
-				if (failed.kind === "transport") this.endpoints.delete(this.base(group));
+				if (failed.kind === "transport") this.endpoints.clear();
 				return failed;
 			}
 			const json: unknown = JSON.parse(reply.text);
@@ -104,17 +105,22 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 				const message = typeof json.error.message === "string" ? json.error.message : "no message";
 				return { ok: false, kind: code === TASK_NOT_FOUND ? "not_found" : "refused", reason: `${message} (JSON-RPC ${code})` };
 			}
-			const result = json.result;
-			const bytes = new TextEncoder().encode(reply.text).length;
-			if (isPlainObject(result) && (isPlainObject(result.task) || isPlainObject(result.message))) return { ok: true, result: result as unknown as WireSendResult, bytes };
-			// GetTask answers the task itself.
-			if (isPlainObject(result) && typeof result.id === "string") return { ok: true, result: { task: result as unknown as Extract<WireSendResult, { task: unknown }>["task"] }, bytes };
-			return { ok: false, kind: "refused", reason: "the agent's answer holds neither a task nor a message" };
+			return { ok: true, result: json.result, bytes: new TextEncoder().encode(reply.text).length };
 		} catch (error) {
 			// The agent may have moved or changed its card: read it again next time.
 			this.endpoints.clear();
 			return { ok: false, kind: "transport", reason: error instanceof Error ? error.message : String(error) };
 		}
+	}
+
+	private async call(group: GroupEntry, method: string, params: unknown, signal: AbortSignal): Promise<RemoteCall> {
+		const reply = await this.rpc(group, method, params, signal);
+		if (!reply.ok) return reply;
+		const { result, bytes } = reply;
+		if (isPlainObject(result) && (isPlainObject(result.task) || isPlainObject(result.message))) return { ok: true, result: result as unknown as WireSendResult, bytes };
+		// GetTask answers the task itself.
+		if (isPlainObject(result) && typeof result.id === "string") return { ok: true, result: { task: result as unknown as WireTask }, bytes };
+		return { ok: false, kind: "refused", reason: "the agent's answer holds neither a task nor a message" };
 	}
 
 	send(group: GroupEntry, params: WireSendParams, signal: AbortSignal): Promise<RemoteCall> {
@@ -123,5 +129,12 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 
 	getTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
 		return this.call(group, A2A_METHOD.getTask, { id: taskId, historyLength: 0 }, signal);
+	}
+
+	async findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall> {
+		const listed = await this.rpc(group, A2A_METHOD.listTasks, { contextId, pageSize: 100, includeArtifacts: true }, signal);
+		if (!listed.ok) return listed;
+		const task = taskWithMessage(listed.result, messageId);
+		return task ? { ok: true, result: { task }, bytes: listed.bytes } : { ok: false, kind: "not_found", reason: `no task of context ${contextId} holds message ${messageId}` };
 	}
 }

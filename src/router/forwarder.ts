@@ -11,6 +11,7 @@ import type { RemoteAnswer, RemoteReading } from "../core/remote-answer";
 import { artifactNames, remoteFileText, safeArtifactName } from "../core/remote-files";
 import { forwardParams } from "../core/remote-request";
 import type { GroupEntry } from "../core/registry";
+import { parseTime } from "../core/time";
 import { iso, stampAnswered, stampDead, stampDeliveredResponse, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
 import type { PassContext, PassReport } from "./pass-context";
 import type { RemoteAgents, RemoteCall } from "./remote-agents";
@@ -77,6 +78,10 @@ export class Forwarder {
 	readonly calls = { send: 0, getTask: 0 };
 	/** Called when a job settles (the watch loop wakes to report it). */
 	onSettled: (() => void) | null = null;
+	/** When this forwarder started: a request delivered before may have been sent by a router that stopped. */
+	private readonly startedAt: number;
+	/** Requests this forwarder has sent (any attempt). */
+	private readonly sentHere = new Set<string>();
 
 	constructor(
 		private readonly router: PassContext,
@@ -84,6 +89,7 @@ export class Forwarder {
 	) {
 		this.maxInFlight = Math.max(1, options.maxInFlight ?? 8);
 		this.sleep = sleeper(options.timers);
+		this.startedAt = router.now();
 	}
 
 	/** True for a group whose requests this forwarder sends. */
@@ -163,10 +169,14 @@ export class Forwarder {
 		const timeout = new AbortController();
 		const stop = () => timeout.abort();
 		this.abort.signal.addEventListener("abort", stop);
-		// A call never outlives the attempt it belongs to (plus a moment for a slow answer to arrive).
+		// A call never outlives the attempt it belongs to (plus a moment for a slow answer to arrive),
+		// nor the forwarder: an adapter that does not heed the signal is left behind, not waited for.
 		const timer = this.options.timers.set(stop, Math.max(1000, deadline - this.router.now() + 1000));
+		const abandoned = new Promise<RemoteCall>((resolve) => timeout.signal.addEventListener("abort", () => resolve({ ok: false, kind: "transport", reason: "the call took too long and was stopped" })));
 		try {
-			return await make(timeout.signal);
+			const result = await Promise.race([make(timeout.signal), abandoned]);
+			this.check();
+			return result;
 		} finally {
 			this.options.timers.clear(timer);
 			this.abort.signal.removeEventListener("abort", stop);
@@ -190,8 +200,20 @@ export class Forwarder {
 			if (asked === "not_found") taskId = undefined;
 			else reading = asked ?? { kind: "pending", taskId, state: "unknown" };
 		}
+		if (reading === null && this.maySentBefore(id, fields)) {
+			// A router that stopped between its send and its record may have sent it: ask before sending.
+			const found = await this.findTask(group, fields);
+			if (found !== null) {
+				reading = found;
+				taskId = found.taskId;
+				const recorded = await this.record(entry, group, taskId);
+				if (!recorded) return;
+				[read, fields] = recorded;
+			}
+		}
 		if (reading === null) {
 			const attempt = typeof fields.attempt === "number" ? fields.attempt : 1;
+			this.sentHere.add(id);
 			const sent = await this.send(group, read, fields);
 			if (sent === null) {
 				this.failedAttempt.set(id, attempt);
@@ -199,17 +221,10 @@ export class Forwarder {
 			}
 			this.failedAttempt.delete(id);
 			reading = sent;
-			const recorded = await this.restamp(entry.path, (fm) => {
-				fm.state = "forwarded";
-				if (typeof fm.forwarded_at !== "string") fm.forwarded_at = iso(this.router.now());
-				if (sent.taskId !== undefined) fm[REMOTE_TASK_FIELD] = sent.taskId;
-			});
+			taskId = sent.taskId;
+			const recorded = await this.record(entry, group, taskId);
 			if (!recorded) return;
 			[read, fields] = recorded;
-			taskId = sent.taskId;
-			const decision = this.router.decision("forwarded", entry.path, entry.path, entry, { reason: `sent to ${group.url}${taskId ? ` (task ${taskId})` : ""}` });
-			await this.router.log.write(decision);
-			this.decisions.push(decision);
 		}
 		let wait = this.options.pollMs?.first ?? 10;
 		while (reading.kind === "pending") {
@@ -235,13 +250,42 @@ export class Forwarder {
 		await this.answer(entry.path, reading.answer, reading.taskId ?? taskId);
 	}
 
+	/** Stamps the request forwarded (with the remote's task id) where it is, and logs it. */
+	private async record(entry: IndexEntry, group: GroupEntry, taskId: string | undefined): Promise<[ReadFile, Record<string, unknown>] | null> {
+		const recorded = await this.restamp(entry.path, (fm) => {
+			fm.state = "forwarded";
+			if (typeof fm.forwarded_at !== "string") fm.forwarded_at = iso(this.router.now());
+			if (taskId !== undefined) fm[REMOTE_TASK_FIELD] = taskId;
+		});
+		if (!recorded) return null;
+		const decision = this.router.decision("forwarded", entry.path, entry.path, entry, { reason: `sent to ${group.url ?? ""}${taskId ? ` (task ${taskId})` : ""}` });
+		await this.router.log.write(decision);
+		this.decisions.push(decision);
+		return recorded;
+	}
+
+	/** True when another router (before this one started) may have sent the request without recording it. */
+	private maySentBefore(id: string, fields: Record<string, unknown>): boolean {
+		if (this.sentHere.has(id)) return false;
+		const since = Math.max(parseTime(fields.delivered_at), parseTime(fields.forwarded_at) || 0);
+		return Number.isNaN(since) || since < this.startedAt;
+	}
+
+	/** The remote's task for this request, when it has one (a reading), else null (send it). */
+	private async findTask(group: GroupEntry, fields: Record<string, unknown>): Promise<RemoteReading | null> {
+		const messageId = typeof fields.message_id === "string" ? fields.message_id : "";
+		const trace = typeof fields.trace_id === "string" ? fields.trace_id : "";
+		const result = await this.call((signal) => this.options.remotes.findTask(group, trace, messageId, signal), this.deadlineOf(fields));
+		return result.ok ? this.reading(result, group) : null;
+	}
+
 	private fieldsOf(read: ReadFile): Record<string, unknown> | null {
 		const parsed = readRawMessage(read.text, read.info.path);
 		return parsed.ok ? parsed.raw.fields : null;
 	}
 
 	private deadlineOf(fields: Record<string, unknown>): number {
-		const t = typeof fields.expires_at === "string" ? Date.parse(fields.expires_at) : NaN;
+		const t = parseTime(fields.expires_at);
 		return Number.isNaN(t) ? this.router.now() : t;
 	}
 

@@ -21,4 +21,10 @@ export interface RemoteAgents {
 	send(group: GroupEntry, params: WireSendParams, signal: AbortSignal): Promise<RemoteCall>;
 	/** GetTask on the group's agent; a success's result is `{ task }`. */
 	getTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall>;
+	/**
+	 * The agent's task for the message `messageId` of context `contextId` (ListTasks, looking for the
+	 * message in each task's history): `{ task }`, or `not_found`. `refused` when the agent cannot
+	 * list its tasks.
+	 */
+	findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall>;
 }

@@ -25,9 +25,10 @@ afterEach(async () => {
 class ScriptedRemote implements RemoteAgents {
 	sends: string[] = [];
 	gets: string[] = [];
+	finds: string[] = [];
 	open = 0;
 	mostOpen = 0;
-	constructor(readonly script: { send: (id: string) => Promise<RemoteCall>; getTask?: (taskId: string) => Promise<RemoteCall> }) {}
+	constructor(readonly script: { send: (id: string) => Promise<RemoteCall>; getTask?: (taskId: string) => Promise<RemoteCall>; findTask?: (messageId: string) => Promise<RemoteCall> }) {}
 
 	async send(_group: GroupEntry, params: WireSendParams): Promise<RemoteCall> {
 		this.sends.push(params.message.messageId);
@@ -38,6 +39,11 @@ class ScriptedRemote implements RemoteAgents {
 		} finally {
 			this.open--;
 		}
+	}
+
+	findTask(_group: GroupEntry, _contextId: string, messageId: string): Promise<RemoteCall> {
+		this.finds.push(messageId);
+		return this.script.findTask ? this.script.findTask(messageId) : Promise.resolve({ ok: false, kind: "not_found", reason: "no such task" });
 	}
 
 	getTask(_group: GroupEntry, taskId: string): Promise<RemoteCall> {
@@ -125,6 +131,40 @@ describe("the forwarder", () => {
 		expect(second.sends).toEqual([id]);
 		const [answer] = await fms(v, `A2A/groups/${REQUESTER}/inbox`);
 		expect(answer).toMatchObject({ in_reply_to: id, status: "success", remote_task_id: `t2-${id}` });
+	});
+
+	it("a router stopped between its send and its record: the next one finds the task by the message, sends nothing again, and the answer arrives", async () => {
+		const v = await vaultWithRemote();
+		const id = await send(v, "Did you get it?");
+		// The remote takes the message, but its answer never reaches the first router.
+		const first = new ScriptedRemote({ send: () => new Promise<RemoteCall>(() => undefined) });
+		const r1 = await router(v, first);
+		await r1.pass();
+		await until("the send", () => first.sends.length === 1);
+		await r1.stop();
+		const [unrecorded] = await fms(v, "A2A/groups/remote-x/inbox");
+		expect(unrecorded).toMatchObject({ state: "delivered" });
+
+		const second = new ScriptedRemote({ send: (m) => Promise.resolve(completed(`again-${m}`, "done twice")), findTask: (m) => Promise.resolve(completed(`t-${m}`, "done once")) });
+		const r2 = await router(v, second);
+		await r2.pass();
+		expect(await r2.forwarder?.settled(10_000)).toBe(true);
+		expect(second.finds).toEqual([id]);
+		expect(second.sends).toEqual([]);
+		const [answer] = await fms(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer).toMatchObject({ in_reply_to: id, status: "success", remote_task_id: `t-${id}` });
+		expect((await fms(v, "A2A/groups/remote-x/archive"))[0]).toMatchObject({ state: "answered", remote_task_id: `t-${id}` });
+	});
+
+	it("a request this router delivered itself is sent at once, without asking the remote first", async () => {
+		const v = await vaultWithRemote();
+		const id = await send(v, "Fresh");
+		const remote = new ScriptedRemote({ send: (m) => Promise.resolve(completed(`t-${m}`, "ok")) });
+		const r = await router(v, remote);
+		await r.pass();
+		expect(await r.forwarder?.settled(10_000)).toBe(true);
+		expect(remote.finds).toEqual([]);
+		expect(remote.sends).toEqual([id]);
 	});
 
 	it("a remote that cannot be reached: the request stays delivered, is not sent again in the same attempt, and the pass reports why", async () => {

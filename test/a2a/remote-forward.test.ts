@@ -164,6 +164,30 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		}
 	});
 
+	it("a router killed after its send but before it learnt the task: the next one finds the task by the message (ListTasks), sends nothing again, and the answer arrives", async () => {
+		const v = await h.vault(withRemote("held"));
+		const id = await send(v, "remote-held", "Lost in the post");
+		const first = h.router(v.dir);
+		await until("the send received", async () => remote.executions.some((e) => e.messageId === id));
+		first.child.kill("SIGKILL");
+		await exited(first.child);
+		const [unrecorded] = await notesWithId(v, id);
+		expect(unrecorded.fm).toMatchObject({ state: "delivered" });
+		remote.releaseSlow();
+		const second = h.router(v.dir);
+		try {
+			const answer = await until("the answer", async () => (await notesIn(v, `A2A/groups/${REQUESTER}/inbox`)).find((n) => n.fm.in_reply_to === id));
+			expect(answer.fm).toMatchObject({ status: "success" });
+			expect(answer.text).toContain("echo: Lost in the post");
+			expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+			expect(remote.calls.filter((c) => c.method === "ListTasks")).toHaveLength(1);
+			expect(remote.executions).toHaveLength(1);
+		} finally {
+			second.child.kill("SIGTERM");
+			await second.closed;
+		}
+	});
+
 	it("a router killed after the forward is recorded: the next one asks GetTask, sends nothing again, and the answer arrives", async () => {
 		const v = await h.vault(withRemote("slow"));
 		const id = await send(v, "remote-slow", "Survive a crash");
