@@ -25,7 +25,7 @@ afterEach(async () => {
 const OUT = BOX("10-backend-group", "outbox");
 const IN = BOX("10-backend-group", "inbox");
 const withRemotes = () =>
-	REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n  remote-slow:\n    url: ${remote.url("slow")}\n  remote-input:\n    url: ${remote.url("input")}\n`);
+	REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n  remote-failing:\n    url: ${remote.url("failing")}\n  remote-slow:\n    url: ${remote.url("slow")}\n  remote-input:\n    url: ${remote.url("input")}\n  remote-held:\n    url: ${remote.url("held")}\n`);
 
 /** Waits (checking every 25 ms, at most 15 s) until the requester's inbox holds `count` notes. */
 async function inboxHolds(count: number): Promise<string[]> {
@@ -125,6 +125,28 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-6", status: "success" });
 		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
 		expect(remote.calls.filter((c) => c.method === "GetTask").length).toBeGreaterThan(0);
+		expect(remote.executions).toHaveLength(1);
+	});
+
+	it("the plugin stopped after its send but before it learnt the task: started again, it finds the task (ListTasks) and sends nothing twice", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-7", target_group: "remote-held" }));
+		await until("the send received", () => remote.executions.some((e) => e.messageId === "p-7"));
+		await b.host.unloadPlugin(b.plugin);
+		expect(await b.frontmatter(BOX("remote-held", "inbox") + "/ask.md")).toMatchObject({ state: "delivered" });
+		remote.releaseSlow();
+		const plugin = await b.host.loadPlugin(A2ARelayPlugin, manifest);
+		const quiet = async () => {
+			for (let i = 0; i < 3; i++) {
+				await b?.host.settled();
+				await plugin.parts.relay.whenIdle();
+			}
+		};
+		b = { ...b, plugin, quiet };
+		const [answer] = await inboxHolds(1);
+		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-7", status: "success" });
+		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+		expect(remote.calls.filter((c) => c.method === "ListTasks")).toHaveLength(1);
 		expect(remote.executions).toHaveLength(1);
 	});
 });
