@@ -10,9 +10,10 @@ import { basename } from "./paths";
 // heading; each artifact is a file part naming its vault path (never its bytes). The message id is
 // the note's message_id, so a re-send is the same message and a remote that saw it once does not do
 // the work twice; the contextId is the trace. Routing state goes in the metadata under the
-// extension, one hop further on: `route` is the chain that led to the remote group, without that
-// group (the remote relay appends its own gateway and target, and rule 6 stops a chain that comes
-// back to a group already on it).
+// extension: `hop_count` as the note has it (crossing to the remote is the hop the note already is,
+// not one more), and `route` the chain that led to the remote group, without that group (the remote
+// relay appends its own gateway and target, and rule 6 stops a chain that comes back to a group
+// already on it).
 
 export interface ForwardInput {
 	/** The note's frontmatter fields (stamped delivered: message_id, trace_id, hop_count, route, expires_at...). */
@@ -62,7 +63,7 @@ export function forwardParams(input: ForwardInput): WireSendParams {
 	const hop = typeof fields.hop_count === "number" ? fields.hop_count : 0;
 	const routing = routingMetadataOf({
 		traceId,
-		hopCount: hop + 1,
+		hopCount: hop,
 		route: routeBefore(fields.route, target),
 		priority: str(fields.priority),
 		requestType: str(fields.request_type),

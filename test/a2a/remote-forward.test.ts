@@ -60,10 +60,10 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answer.fm.trace_id).toBe(request.fm.trace_id);
 		expect(await v.files("A2A/groups/remote-echo/inbox")).toEqual([]);
 
-		// The remote saw the note's message_id, its trace as the context, the routing state one hop on.
+		// The remote saw the note's message_id, its trace as the context, its routing state (the chain before the remote).
 		expect(remote.executions).toHaveLength(1);
 		expect(remote.executions[0]).toMatchObject({ kind: "echo", messageId: id, contextId: request.fm.trace_id, text: "What fields are mandatory?" });
-		expect(remote.executions[0].metadata?.["urn:a2a-relay:ext:routing:v1"]).toMatchObject({ trace_id: request.fm.trace_id, hop_count: 1, route: [REQUESTER], request_type: "query" });
+		expect(remote.executions[0].metadata?.["urn:a2a-relay:ext:routing:v1"]).toMatchObject({ trace_id: request.fm.trace_id, hop_count: 0, route: [REQUESTER], request_type: "query" });
 
 		// `a2a wait` sees it answered, like a local answer.
 		const waited = await a2a(v.dir, "wait", "--message", id, "--json", "--timeout", "1");

@@ -20,6 +20,8 @@ const Y = "y-group";
 interface Relay {
 	v: TempVault;
 	served: Served;
+	/** Stops this vault's router and server and waits for them to exit (before the vault is removed). */
+	stop(): Promise<void>;
 }
 
 const addGroups = (lines: string) => (text: string) => text.replace("groups:\n", `groups:\n${lines}`);
@@ -32,12 +34,19 @@ async function twoRelays(remote1: (s2: Served) => string, remote2: (s1: Served) 
 	const s2 = await h.serve(v2.dir);
 	await v1.write("A2A/registry.yaml", addGroups(remote1(s2))(await v1.read("A2A/registry.yaml")));
 	await v2.write("A2A/registry.yaml", addGroups(remote2(s1))(await v2.read("A2A/registry.yaml")));
-	h.router(v1.dir);
-	h.router(v2.dir);
-	return [
-		{ v: v1, served: s1 },
-		{ v: v2, served: s2 },
-	];
+	const relay = (v: TempVault, served: Served): Relay => {
+		const router = h.router(v.dir);
+		return {
+			v,
+			served,
+			async stop() {
+				router.child.kill("SIGTERM");
+				await router.closed;
+				await served.stop();
+			},
+		};
+	};
+	return [relay(v1, s1), relay(v2, s2)];
 }
 
 const url = (name: string, served: Served, group = name) => `  ${name}:\n    url: ${served.groupUrl(group)}\n`;
@@ -47,8 +56,9 @@ const url = (name: string, served: Served, group = name) => `  ${name}:\n    url
  * `next` as a request that continues it (--parent) and answers with what comes back, an error
  * included. A request the CLI refuses to send is answered with the refusal.
  */
-function relayAgent(v: TempVault, group: string, next: string | null): () => void {
+function relayAgent(v: TempVault, group: string, next: string | null): () => Promise<void> {
 	const handled = new Set<string>();
+	const working: Promise<void>[] = [];
 	let stopped = false;
 	const handle = async (id: string, fm: Record<string, unknown>) => {
 		let status: "success" | "error" = "success";
@@ -70,20 +80,22 @@ function relayAgent(v: TempVault, group: string, next: string | null): () => voi
 		}
 		await a2a(v.dir, "reply", "--message", id, "--status", status, "--answer", answer);
 	};
-	void (async () => {
+	const loop = (async () => {
 		while (!stopped) {
 			for (const path of await v.files(`A2A/groups/${group}/inbox`).catch(() => [])) {
 				const fm = readFrontmatter(await v.read(path).catch(() => "")) ?? {};
 				const id = fm.message_id;
 				if (typeof id !== "string" || fm.kind !== "request" || fm.state !== "delivered" || handled.has(id)) continue;
 				handled.add(id);
-				void handle(id, fm);
+				working.push(handle(id, fm));
 			}
 			await new Promise((r) => setTimeout(r, 50));
 		}
 	})();
-	return () => {
+	return async () => {
 		stopped = true;
+		await loop;
+		await Promise.allSettled(working);
 	};
 }
 
@@ -134,7 +146,8 @@ describe("two relays that call each other", () => {
 			expect(await hops(r1.v, answer.trace_id)).toEqual([`${A} -> ${X}`, `a2a-gateway -> ${Y}`]);
 			expect(await hops(r2.v, answer.trace_id)).toEqual([`a2a-gateway -> ${X}`, `${X} -> ${Y}`]);
 		} finally {
-			for (const stop of stops) stop();
+			for (const stop of stops) await stop();
+			await Promise.all([r1.stop(), r2.stop()]);
 		}
 	});
 
@@ -153,7 +166,8 @@ describe("two relays that call each other", () => {
 			expect(await hops(r2.v, answer.trace_id)).toEqual([`a2a-gateway -> ${X}`, `${X} -> ${Y}`]);
 			expect(await hops(r1.v, answer.trace_id)).toEqual([`${A} -> ${X}`, `a2a-gateway -> ${Y}`]);
 		} finally {
-			for (const stop of stops) stop();
+			for (const stop of stops) await stop();
+			await Promise.all([r1.stop(), r2.stop()]);
 		}
 	});
 
@@ -170,7 +184,28 @@ describe("two relays that call each other", () => {
 			expect(String(answer.error_message)).toContain(`${A} is already on this request's chain`);
 			expect(await hops(r2.v, answer.trace_id)).toEqual([`a2a-gateway -> ${X}`]);
 		} finally {
-			for (const stop of stops) stop();
+			for (const stop of stops) await stop();
+			await Promise.all([r1.stop(), r2.stop()]);
+		}
+	});
+
+	it("the same loop when vault 1 calls X by another name: stopped by rule 6 in vault 2, one hop later, and the error reaches A", async () => {
+		const [r1, r2] = await twoRelays(
+			(s2) => url("partner-x", s2, X),
+			(s1) => url(Y, s1),
+		);
+		const stops = [relayAgent(r2.v, X, Y), relayAgent(r1.v, Y, "partner-x")];
+		try {
+			const id = await ask(r1.v, "partner-x");
+			const answer = await answerTo(r1.v, id);
+			expect(answer).toMatchObject({ status: "error", source_group: "partner-x" });
+			expect(String(answer.error_message)).toContain(`${X} is already on this request's chain`);
+			// Vault 2's gateway refused the second call to X in rule 6's words: it wrote no note for it.
+			expect(await hops(r2.v, answer.trace_id)).toEqual([`a2a-gateway -> ${X}`, `${X} -> ${Y}`]);
+			expect(await hops(r1.v, answer.trace_id)).toEqual([`${A} -> partner-x`, `a2a-gateway -> ${Y}`, `${Y} -> partner-x`]);
+		} finally {
+			for (const stop of stops) await stop();
+			await Promise.all([r1.stop(), r2.stop()]);
 		}
 	});
 });

@@ -47,9 +47,9 @@ describe("a request note as SendMessage params", () => {
 		]);
 	});
 
-	it("is idempotent by message id, in the trace, one hop further, the route without the remote group", () => {
+	it("is idempotent by message id, in the trace, with the note's hop count and the route without the remote group", () => {
 		expect(params.message).toMatchObject({ messageId: "req-1", contextId: TRACE, role: "ROLE_USER", extensions: [ROUTING_EXTENSION] });
-		expect(params.message.metadata?.[ROUTING_EXTENSION]).toEqual({ trace_id: TRACE, hop_count: 2, route: ["a", "10-backend"], priority: "high", request_type: "task", timeout_seconds: 30, expires_at: "2026-03-01T12:00:30.000Z" });
+		expect(params.message.metadata?.[ROUTING_EXTENSION]).toEqual({ trace_id: TRACE, hop_count: 1, route: ["a", "10-backend"], priority: "high", request_type: "task", timeout_seconds: 30, expires_at: "2026-03-01T12:00:30.000Z" });
 		expect(params.configuration?.returnImmediately).toBe(true);
 		expect(forwardParams({ fields: delivered, payload: { task: "Design the schema" }, timeoutSeconds: 30 }).message.messageId).toBe("req-1");
 	});
@@ -59,7 +59,7 @@ describe("a request note as SendMessage params", () => {
 		expect(sdk.message?.messageId).toBe("req-1");
 		const inbound = messageToRequest({ message: sdk.message!, target: "remote-x", gateway: "a2a-gateway", now: NOW });
 		if (!inbound.ok) throw new Error(inbound.message);
-		expect(inbound.request.envelope).toMatchObject({ message_id: "req-1", trace_id: TRACE, hop_count: 2, route: ["a", "10-backend"], request_type: "task", priority: "high" });
+		expect(inbound.request.envelope).toMatchObject({ message_id: "req-1", trace_id: TRACE, hop_count: 1, route: ["a", "10-backend"], request_type: "task", priority: "high" });
 		const note = serialiseMessage(inbound.request);
 		const read = readRawMessage(note, "x.md");
 		if (!read.ok) throw new Error(read.reason);
