@@ -4,6 +4,7 @@ import { messageFileName } from "../core/compose";
 import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
+import { sortForRouting } from "../core/priority";
 import { serialiseMessage } from "../core/message-serialise";
 import { basename, joinPath } from "../core/paths";
 import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, remoteResponse, remoteResponseId, tooLargeAnswer } from "../core/remote-answer";
@@ -110,10 +111,11 @@ export class Forwarder {
 			report.decisions.push(...this.decisions.splice(0));
 			report.failures.push(...this.problems.splice(0));
 		}
-		if (this.abort.signal.aborted) return;
-		for (const entry of [...this.router.index.inboxes()]) {
+		if (this.abort.signal.aborted || this.jobs.size >= this.maxInFlight) return;
+		// Sent in routing order (high priority first, then the oldest) when more wait than may go at once.
+		const waiting = sortForRouting([...this.router.index.inboxes()].filter((entry) => this.wants(entry)));
+		for (const entry of waiting) {
 			if (this.jobs.size >= this.maxInFlight) return;
-			if (!this.wants(entry)) continue;
 			const id = entry.messageId as string;
 			const job = this.follow(entry)
 				.catch((error: unknown) => {

@@ -63,15 +63,15 @@ async function vaultWithRemote(): Promise<TempVault> {
 	return v;
 }
 
-async function router(v: TempVault, remote: RemoteAgents): Promise<Router> {
-	const r = new Router(new NodeVault(v.dir), { remotes: { remotes: remote, timers: NODE_TIMERS, pollMs: { first: 1, max: 5 } } });
+async function router(v: TempVault, remote: RemoteAgents, maxInFlight?: number): Promise<Router> {
+	const r = new Router(new NodeVault(v.dir), { remotes: { remotes: remote, timers: NODE_TIMERS, pollMs: { first: 1, max: 5 }, maxInFlight } });
 	routers.push(r);
 	await r.loadRegistry();
 	return r;
 }
 
-async function send(v: TempVault, question: string): Promise<string> {
-	const sent = await a2a(v.dir, "send", "--from", REQUESTER, "--to", "remote-x", "--type", "query", "--question", question, "--json");
+async function send(v: TempVault, question: string, priority = "medium"): Promise<string> {
+	const sent = await a2a(v.dir, "send", "--from", REQUESTER, "--to", "remote-x", "--type", "query", "--question", question, "--priority", priority, "--json");
 	return String(sent.json[0].message_id);
 }
 
@@ -110,6 +110,19 @@ describe("the forwarder", () => {
 		const answers = await fms(v, `A2A/groups/${REQUESTER}/inbox`);
 		expect(answers.map((a) => a.in_reply_to).sort()).toEqual([...ids].sort());
 		expect((await fms(v, "A2A/groups/remote-x/archive")).every((f) => f.state === "answered")).toBe(true);
+	});
+
+	it("when more wait than may go at once, they are sent in routing order: high priority first, then the oldest", async () => {
+		const v = await vaultWithRemote();
+		const low = await send(v, "low", "low");
+		const medium = await send(v, "medium", "medium");
+		const high = await send(v, "high", "high");
+		const remote = new ScriptedRemote({ send: (m) => Promise.resolve(completed(`t-${m}`, "ok")) });
+		const r = await router(v, remote, 1);
+		await r.pass();
+		expect(await r.forwarder?.settled(10_000)).toBe(true);
+		expect(remote.sends).toEqual([high, medium, low]);
+		expect(remote.mostOpen).toBe(1);
 	});
 
 	it("a remote that forgot the task (GetTask: not found) gets the same message again, and its answer arrives", async () => {
