@@ -1,19 +1,15 @@
 import type { RoutingDecision } from "../core/decision";
-import { candidateNames } from "../core/file-names";
-import { messageFileName } from "../core/compose";
 import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
 import { sortForRouting } from "../core/priority";
-import { serialiseMessage } from "../core/message-serialise";
-import { basename, joinPath } from "../core/paths";
-import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, remoteResponse, remoteResponseId, tooLargeAnswer } from "../core/remote-answer";
-import type { RemoteAnswer, RemoteReading } from "../core/remote-answer";
-import { artifactNames, remoteFileText, safeArtifactName } from "../core/remote-files";
+import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, tooLargeAnswer } from "../core/remote-answer";
+import type { RemoteReading } from "../core/remote-answer";
 import { forwardParams } from "../core/remote-request";
 import type { GroupEntry } from "../core/registry";
 import { parseTime } from "../core/time";
-import { iso, stampAnswered, stampDead, stampDeliveredResponse, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
+import { iso, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
+import { ForwardOutcomes } from "./forward-outcomes";
 import type { PassContext, PassReport } from "./pass-context";
 import type { RemoteAgents, RemoteCall } from "./remote-agents";
 import type { ReadFile } from "./vault-port";
@@ -22,16 +18,18 @@ import type { ReadFile } from "./vault-port";
 // delivers such a request into the remote group's inbox like any other (that inbox is its record,
 // for people to see); then this forwarder, outside the pass, sends it with SendMessage, stamps it
 // `state: forwarded` with `forwarded_at` and `remote_task_id`, follows the task with GetTask, and
-// when the task is final writes the response note into the requester's inbox (same trace) and
-// archives the request, as for a local answer. Network work never holds a pass: each request is a
-// background job, at most `maxInFlight` at once.
+// when the task is final has the response note written into the requester's inbox (same trace) and
+// the request archived, as for a local answer (src/router/forward-outcomes.ts). Network work never
+// holds a pass: each request is a background job, at most `maxInFlight` at once, started in routing
+// order.
 //
 // Invariants: the message id is the note's, so a re-send is the same message; a request with a
 // recorded task id is never sent again while the remote knows that task (GetTask first), so a
 // restarted router does not repeat completed work; a transport error on the send leaves the request
 // `delivered`, and rule 8 (the inbox upkeep) retries or times it out; a forwarded task not final by
-// `expires_at` follows rule 8's schedule here (attempt + 1 with a doubled wait, then TIMEOUT); the
-// response has one id per request, so writing it again after a crash finds the first.
+// `expires_at` follows rule 8's schedule here (attempt + 1 with a doubled wait, then TIMEOUT); a
+// request delivered before this forwarder started and not sent by it may have been sent by a router
+// that stopped before recording it: the remote is asked for a task holding its message first.
 
 export interface ForwarderOptions {
 	remotes: RemoteAgents;
@@ -83,6 +81,7 @@ export class Forwarder {
 	private readonly startedAt: number;
 	/** Requests this forwarder has sent (any attempt). */
 	private readonly sentHere = new Set<string>();
+	private readonly outcomes: ForwardOutcomes;
 
 	constructor(
 		private readonly router: PassContext,
@@ -91,6 +90,7 @@ export class Forwarder {
 		this.maxInFlight = Math.max(1, options.maxInFlight ?? 8);
 		this.sleep = sleeper(options.timers);
 		this.startedAt = router.now();
+		this.outcomes = new ForwardOutcomes(router);
 	}
 
 	/** True for a group whose requests this forwarder sends. */
@@ -189,7 +189,7 @@ export class Forwarder {
 		const id = entry.messageId as string;
 		const group = this.router.registry.groups.get(entry.targetGroup ?? "");
 		if (!group?.url) return;
-		if (this.answered(entry)) return this.archive(entry.path);
+		if (this.outcomes.answered(entry)) return this.outcomes.archive(entry.path);
 		let read = await this.router.port.read(entry.path);
 		if (!read) return;
 		let fields = this.fieldsOf(read);
@@ -249,7 +249,9 @@ export class Forwarder {
 				if (again !== null) reading = again;
 			} else if (asked !== null) reading = asked;
 		}
-		await this.answer(entry.path, reading.answer, reading.taskId ?? taskId);
+		this.check();
+		const decision = await this.outcomes.answer(entry.path, reading.answer, reading.taskId ?? taskId);
+		if (decision) this.decisions.push(decision);
 	}
 
 	/** Stamps the request forwarded (with the remote's task id) where it is, and logs it. */
@@ -324,12 +326,6 @@ export class Forwarder {
 		return readRemoteResult(result.result, group.id);
 	}
 
-	/** The request's answer is already in its requester's inbox (a crash came before the archive). */
-	private answered(entry: IndexEntry): boolean {
-		const responseId = remoteResponseId(entry.messageId ?? "");
-		return this.router.index.withId(responseId).some((r) => r.kind === "response" && r.location.area === "box" && r.location.box !== "outbox");
-	}
-
 	/** Applies a stamp to the note where it is (again, if someone changed it meanwhile); null when it is gone or settled. */
 	private async restamp(path: string, edit: (fm: Record<string, unknown>) => void): Promise<[ReadFile, Record<string, unknown>] | null> {
 		for (let tries = 0; tries < 3; tries++) {
@@ -368,118 +364,10 @@ export class Forwarder {
 			}
 			return next;
 		}
-		if (step?.action === "timeout") await this.timeout(path, entry);
+		if (step?.action === "timeout") {
+			const decision = await this.outcomes.timeout(path, entry);
+			if (decision) this.decisions.push(decision);
+		}
 		return null;
-	}
-
-	/** Rule 8's end, as for a local request: the timeout response, then the request to dead-letter/ as timed_out. */
-	private async timeout(path: string, entry: IndexEntry): Promise<void> {
-		const router = this.router;
-		const read = await router.port.read(path);
-		if (!read) return;
-		const now = router.now();
-		const reason = `the remote agent of ${entry.targetGroup ?? "?"} did not finish after ${entry.attempt ?? 1} attempt(s); the last one expired at ${entry.expiresAt ?? "an unknown time"}`;
-		const id = entry.messageId ?? basename(path);
-		const stamped = stampNoteText(read.text, path, "flat", (fm) => stampDead(fm, "TIMEOUT", reason, now, "timed_out", id));
-		if (entry.sourceGroup && router.layout.hasGroup(entry.sourceGroup) && entry.traceId) {
-			await router.sendRouterResponse({
-				kind: "timeout",
-				deadMessageId: id,
-				traceId: entry.traceId,
-				sender: entry.sourceGroup,
-				intendedTarget: entry.targetGroup,
-				code: "TIMEOUT",
-				reason,
-				deadLetterPath: `${router.layout.deadLetterFolder}/${basename(path)}`,
-				occasion: "",
-				now,
-			});
-		}
-		const decision = await router.transfer({ path, read }, router.layout.deadLetterFolder, id, stamped, "timed_out", { error_code: "TIMEOUT", reason });
-		if (decision) this.decisions.push(decision);
-	}
-
-	/** The remote's answer as a response in the requester's inbox, then the request to its archive. */
-	private async answer(path: string, answer: RemoteAnswer, taskId: string | undefined): Promise<void> {
-		this.check();
-		const router = this.router;
-		const request = router.index.get(path);
-		if (!request?.messageId || !request.sourceGroup) return;
-		const inbox = router.layout.box(request.sourceGroup, "inbox");
-		if (!inbox) return;
-		const now = router.now();
-		const response = remoteResponse(request, await this.saveFiles(request.sourceGroup, answer), now, taskId);
-		const responseId = response.envelope.message_id as string;
-		if (!this.answered(request)) {
-			const name = messageFileName(response, now);
-			const stamped = stampNoteText(serialiseMessage(response), name, "flat", (fm) =>
-				stampDeliveredResponse(fm, { target: request.sourceGroup as string, now, request: { messageId: request.messageId, deliveredAt: request.deliveredAt }, late: false, fallbackId: responseId }),
-			);
-			await router.port.ensureFolder(inbox);
-			let written: string | null = null;
-			for (const candidate of candidateNames(name, responseId)) {
-				const target = joinPath(inbox, candidate);
-				if (await router.port.create(target, stamped.text)) {
-					written = target;
-					break;
-				}
-			}
-			if (written === null) throw new Error(`no free name for the answer in ${inbox}`);
-			const entry = router.indexSync.indexText(written, stamped.text);
-			const decision = router.decision("answered", written, path, entry, answer.status === "error" ? { error_code: answer.errorCode, reason: answer.errorMessage } : {});
-			await router.log.write(decision);
-			this.decisions.push(decision);
-		}
-		await this.archive(path);
-	}
-
-	/**
-	 * The file bytes of an answer, saved as text under the requester's `artifacts/` folder (safe
-	 * names, never over another file; the same file saved again after a crash is found, not doubled)
-	 * and listed with the answer's artifacts; a file that is not text is named in the answer, not saved.
-	 */
-	private async saveFiles(requester: string, answer: RemoteAnswer): Promise<RemoteAnswer> {
-		if (answer.files.length === 0) return answer;
-		const router = this.router;
-		const groupFolder = router.layout.groupFolder(requester);
-		const artifacts = [...answer.artifacts];
-		const unsaved: string[] = [];
-		for (const file of answer.files) {
-			const content = remoteFileText(file);
-			if (!content.ok || groupFolder === null) {
-				unsaved.push(`- ${safeArtifactName(file.name)}: ${content.ok ? "no folder to save it in" : content.reason}`);
-				continue;
-			}
-			const folder = joinPath(groupFolder, "artifacts");
-			await router.port.ensureFolder(folder);
-			let saved: string | null = null;
-			for (const name of artifactNames(file.name)) {
-				const path = joinPath(folder, name);
-				if ((await router.port.create(path, content.text)) || (await router.port.read(path))?.text === content.text) {
-					saved = path;
-					break;
-				}
-			}
-			if (saved === null) unsaved.push(`- ${safeArtifactName(file.name)}: no free name in ${folder}`);
-			else artifacts.push(saved);
-		}
-		const note = unsaved.length > 0 ? `Files the remote agent sent that were not saved:\n${unsaved.join("\n")}` : "";
-		return { ...answer, artifacts, files: [], answer: [answer.answer ?? "", note].filter((t) => t !== "").join("\n\n") || undefined };
-	}
-
-	/** Marks the answered request answered where it is, then moves it to its group's archive. */
-	private async archive(path: string): Promise<void> {
-		const router = this.router;
-		const read = await router.port.read(path);
-		const entry = router.index.get(path);
-		if (!read || !entry || entry.location.area !== "box") return;
-		const stamped = stampNoteText(read.text, path, "flat", (fm) => stampAnswered(fm, router.now()));
-		if ((await router.port.replace(path, stamped.text, read)) !== "done") return;
-		router.indexSync.indexFields(path, stamped.fields);
-		const folder = router.layout.box(entry.location.group, "archive");
-		if (!folder) return;
-		const dest = await router.writerMove(path, folder, basename(path), entry.messageId ?? basename(path));
-		router.indexSync.remove(path);
-		if (dest) await router.indexSync.refresh(dest);
 	}
 }
