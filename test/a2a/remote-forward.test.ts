@@ -36,8 +36,9 @@ async function notesIn(v: TempVault, folder: string): Promise<{ path: string; fm
 	const out = [];
 	for (const path of await v.files(folder)) {
 		if (!path.endsWith(".md")) continue;
-		const text = await v.read(path);
-		out.push({ path, fm: readFrontmatter(text) ?? {}, text });
+		// A note the router moves on between the listing and the read is not there any more.
+		const text = await v.read(path).catch(() => null);
+		if (text !== null) out.push({ path, fm: readFrontmatter(text) ?? {}, text });
 	}
 	return out;
 }
