@@ -53,6 +53,9 @@ export interface RemoteAgentServer {
 }
 
 class Agent implements AgentExecutor {
+	/** Held `slow` tasks, by task id: cancelling one ends its execution. */
+	private readonly cancels = new Map<string, () => void>();
+
 	constructor(
 		private readonly kind: AgentKind,
 		private readonly server: { executions: Execution[]; held: Set<() => void>; released: () => boolean },
@@ -71,7 +74,17 @@ class Agent implements AgentExecutor {
 			bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message: agentMessage(taskId, contextId, message), timestamp: stamp() }, metadata: undefined }));
 		};
 		if (this.kind === "slow" && !this.server.released()) {
-			await new Promise<void>((resolve) => this.server.held.add(resolve));
+			// Held until the test releases it, or cancelled (cancelTask has then published CANCELED).
+			const cancelled = await new Promise<boolean>((resolve) => {
+				const wake = () => resolve(false);
+				this.server.held.add(wake);
+				this.cancels.set(taskId, () => {
+					this.server.held.delete(wake);
+					resolve(true);
+				});
+			});
+			this.cancels.delete(taskId);
+			if (cancelled) return;
 		}
 		if (this.kind === "failing") return finish(TaskState.TASK_STATE_FAILED, FAILING_REASON);
 		if (this.kind === "input") return finish(TaskState.TASK_STATE_INPUT_REQUIRED, INPUT_QUESTION);
@@ -95,7 +108,9 @@ class Agent implements AgentExecutor {
 		finish(TaskState.TASK_STATE_COMPLETED, "done");
 	}
 
-	cancelTask(): Promise<void> {
+	cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+		bus.publish(AgentEvent.statusUpdate({ taskId, contextId: "", status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: stamp() }, metadata: undefined }));
+		this.cancels.get(taskId)?.();
 		return Promise.resolve();
 	}
 }

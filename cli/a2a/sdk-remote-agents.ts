@@ -115,6 +115,10 @@ export class SdkRemoteAgents implements RemoteAgents {
 		return listed;
 	}
 
+	cancelTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
+		return this.attempt(group, async (client) => ({ task: Task.toJSON(await client.cancelTask({ tenant: "", id: taskId, metadata: undefined }, { signal })) as WireTask }));
+	}
+
 	getTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
 		return this.attempt(group, async (client) => ({ task: Task.toJSON(await client.getTask({ tenant: "", id: taskId, historyLength: 0 }, { signal })) as WireTask }));
 	}

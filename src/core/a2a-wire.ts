@@ -73,7 +73,7 @@ export const TASK_STATE = {
 export const SETTLED_STATES: readonly string[] = [TASK_STATE.completed, TASK_STATE.failed, TASK_STATE.canceled, TASK_STATE.rejected, TASK_STATE.inputRequired, TASK_STATE.authRequired];
 
 /** The JSON-RPC method names of A2A v1.0 the relay calls. */
-export const A2A_METHOD = { send: "SendMessage", getTask: "GetTask", listTasks: "ListTasks" } as const;
+export const A2A_METHOD = { send: "SendMessage", getTask: "GetTask", listTasks: "ListTasks", cancelTask: "CancelTask" } as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

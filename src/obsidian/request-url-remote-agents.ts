@@ -131,6 +131,10 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 		return this.call(group, A2A_METHOD.getTask, { id: taskId, historyLength: 0 }, signal);
 	}
 
+	cancelTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
+		return this.call(group, A2A_METHOD.cancelTask, { id: taskId }, signal);
+	}
+
 	async findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall> {
 		const listed = await this.rpc(group, A2A_METHOD.listTasks, { contextId, pageSize: 100, includeArtifacts: true }, signal);
 		if (!listed.ok) return listed;

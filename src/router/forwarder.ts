@@ -74,7 +74,7 @@ export class Forwarder {
 	private readonly maxInFlight: number;
 	private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 	/** Calls made to remotes, by kind (for reports and tests). */
-	readonly calls = { send: 0, getTask: 0 };
+	readonly calls = { send: 0, getTask: 0, cancel: 0 };
 	/** Called when a job settles (the watch loop wakes to report it). */
 	onSettled: (() => void) | null = null;
 	/** When this forwarder started: a request delivered before may have been sent by a router that stopped. */
@@ -234,7 +234,8 @@ export class Forwarder {
 			const now = this.router.now();
 			if (now >= deadline) {
 				const next = await this.expired(entry.path);
-				if (next === null) return;
+				if (next === "timed_out") await this.cancel(group, reading.taskId);
+				if (next === null || next === "timed_out") return;
 				[read, fields] = next;
 				continue;
 			}
@@ -345,7 +346,7 @@ export class Forwarder {
 	}
 
 	/** Rule 8 for a forwarded task not final by expires_at: one more attempt with a doubled wait, or TIMEOUT. */
-	private async expired(path: string): Promise<[ReadFile, Record<string, unknown>] | null> {
+	private async expired(path: string): Promise<[ReadFile, Record<string, unknown>] | "timed_out" | null> {
 		const entry = this.router.index.get(path);
 		if (!entry) return null;
 		// A forwarded request keeps rule 8's schedule exactly as a delivered one does.
@@ -367,7 +368,15 @@ export class Forwarder {
 		if (step?.action === "timeout") {
 			const decision = await this.outcomes.timeout(path, entry);
 			if (decision) this.decisions.push(decision);
+			return "timed_out";
 		}
 		return null;
+	}
+
+	/** After TIMEOUT the relay asks the agent to stop the task nobody waits for any more (best effort). */
+	private async cancel(group: GroupEntry, taskId: string): Promise<void> {
+		this.calls.cancel++;
+		const result = await this.call((signal) => this.options.remotes.cancelTask(group, taskId, signal), this.router.now() + 5000).catch(() => null);
+		if (result && !result.ok && result.kind !== "not_found") this.problems.push({ path: group.id, error: `${group.id} did not cancel its task ${taskId} after the relay's TIMEOUT: ${result.reason}` });
 	}
 }

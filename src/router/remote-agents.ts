@@ -27,4 +27,6 @@ export interface RemoteAgents {
 	 * list its tasks.
 	 */
 	findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall>;
+	/** CancelTask on the group's agent (after the relay's TIMEOUT: nobody waits for the task any more). */
+	cancelTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall>;
 }

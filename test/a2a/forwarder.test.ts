@@ -46,6 +46,10 @@ class ScriptedRemote implements RemoteAgents {
 		return this.script.findTask ? this.script.findTask(messageId) : Promise.resolve({ ok: false, kind: "not_found", reason: "no such task" });
 	}
 
+	cancelTask(_group: GroupEntry, taskId: string): Promise<RemoteCall> {
+		return Promise.resolve({ ok: true, result: { task: { id: taskId, status: { state: "TASK_STATE_CANCELED" } } }, bytes: 10 });
+	}
+
 	getTask(_group: GroupEntry, taskId: string): Promise<RemoteCall> {
 		this.gets.push(taskId);
 		return this.script.getTask ? this.script.getTask(taskId) : Promise.resolve({ ok: false, kind: "not_found", reason: "unknown task" });

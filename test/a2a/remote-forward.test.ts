@@ -147,7 +147,7 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		}
 	});
 
-	it("a task not finished by expires_at: retried with backoff (no second send), then TIMEOUT", async () => {
+	it("a task not finished by expires_at: retried with backoff (no second send), then TIMEOUT, and the agent is asked to cancel it", async () => {
 		const v = await h.vault((text) => withRemote("slow")(text).replace("retry_attempts: 3", "retry_attempts: 1"));
 		const id = await send(v, "remote-slow", "Take your time", ["--timeout", "1"]);
 		const router = h.router(v.dir);
@@ -159,6 +159,8 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 			expect(dead.fm.remote_task_id).toEqual(expect.any(String));
 			expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
 			expect(remote.executions).toHaveLength(1);
+			await until("the cancel", async () => remote.calls.some((c) => c.method === "CancelTask"));
+			expect(remote.calls.filter((c) => c.method === "CancelTask")).toHaveLength(1);
 		} finally {
 			router.child.kill("SIGTERM");
 			await router.closed;

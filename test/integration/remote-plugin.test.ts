@@ -98,13 +98,15 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(String(fm.error_message)).toContain(INPUT_QUESTION);
 	});
 
-	it("a task not finished in time: retried once (no second send), then TIMEOUT reaches the requester", async () => {
+	it("a task not finished in time: retried once (no second send), then TIMEOUT reaches the requester and the agent is asked to cancel", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": withRemotes().replace("retry_attempts: 3", "retry_attempts: 1") });
 		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-5", target_group: "remote-slow", timeout_seconds: 1 }));
 		const [timeout] = await inboxHolds(1);
 		expect(await b.frontmatter(timeout)).toMatchObject({ in_reply_to: "p-5", status: "timeout", error_code: "TIMEOUT" });
 		expect(await b.frontmatter("A2A/dead-letter/ask.md")).toMatchObject({ state: "timed_out", attempt: 2 });
 		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
+		// Nobody waits for the task any more: the agent is asked to cancel it.
+		await until("the cancel", () => remote.calls.some((c) => c.method === "CancelTask"));
 	});
 
 	it("the plugin stopped after the send and started again: it asks GetTask, sends nothing twice, and the answer arrives", async () => {
