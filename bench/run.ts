@@ -3,6 +3,7 @@ import { installDom } from "./dom-env";
 import { a2aRows, runA2aBench } from "./a2a-bench";
 import { runCliBench } from "./cli-bench";
 import { runMcpBench } from "./mcp-bench";
+import { runRemoteBench } from "./remote-bench";
 import { runRouteBench } from "./route-bench";
 import { fmt, fmtDelta, fmtSpread } from "./stats";
 import type { Spread } from "./stats";
@@ -10,7 +11,7 @@ import type { Spread } from "./stats";
 // `npm run bench`: the figures of issue 13's targets, each with its target and met / NOT MET, and
 // the README's performance table. Every figure is the median of alternating runs with the spread
 // (min–max) beside it. `npm run bench -- --quick` uses smaller sizes for a fast look (the published
-// figures are the full sizes); `--only=route,cli,plugin,view,mcp,a2a` runs some parts only. scripts/bench.mjs
+// figures are the full sizes); `--only=route,cli,plugin,view,mcp,a2a,remote` runs some parts only. scripts/bench.mjs
 // bundles this file and the CLI, and passes the CLI bundle as `--cli <path>`.
 
 const argv = process.argv.slice(2);
@@ -154,6 +155,17 @@ async function main(): Promise<void> {
 		if (!cli) throw new Error("the A2A part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
 		progress("a2a serve: concurrent SendMessage calls from the official A2A client, answered by a scripted agent (issue 15)");
 		for (const r of a2aRows(await runA2aBench(cli, quick ? 50 : 200, quick ? 1 : 3))) row(...r);
+	}
+
+	if (wanted("remote")) {
+		if (!cli) throw new Error("the remote part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		progress("remote groups: a2a route --watch forwarding to an SDK echo agent, against a local scripted echo agent (issue 16)");
+		const r = await runRemoteBench(cli, quick ? 20 : 100);
+		const load = loadAverage().split(",")[0];
+		row(`remote group: request note to response note, forwarded to an @a2a-js/sdk echo agent on 127.0.0.1 (${r.requests} requests one at a time, load ${load})`, `p50 ${fmt(r.remote.p50, " ms")}, p99 ${fmt(r.remote.p99, " ms")}`);
+		row(`the same answered by a local scripted echo agent (alternating with the remote ones)`, `p50 ${fmt(r.local.p50, " ms")}, p99 ${fmt(r.local.p99, " ms")}`);
+		row("remote group: overhead over the remote agent's own time (forwarded latency minus its task time)", `p50 ${fmt(r.overhead.p50, " ms")}, p99 ${fmt(r.overhead.p99, " ms")} (the agent's own time p50 ${fmt(r.remoteOwnP50, " ms")})`);
+		row("remote group: SendMessage calls per request", fmt(r.sendsPerRequest), "1", r.sendsPerRequest === 1);
 	}
 
 	if (wanted("mcp")) {

@@ -58,7 +58,7 @@ interface Io {
 
 const COMMANDS: Record<string, Command> = {
 	init: { help: INIT_HELP, flags: { values: [], booleans: ["registry-note"] }, run: runInit },
-	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval", "margin"], booleans: ["watch"] }, run: runRoute },
+	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval", "margin", "forward-wait"], booleans: ["watch"] }, run: runRoute },
 	send: {
 		help: SEND_HELP,
 		flags: { values: ["from", "to", "type", "question", "context", "task", "artifact", "priority", "timeout", "trace", "hop", "parent"], repeated: ["artifact"], booleans: [] },

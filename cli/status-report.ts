@@ -33,6 +33,9 @@ export interface GroupRow {
 	archive: number;
 	in_flight: number;
 	overdue: number;
+	/** A remote group's agent (`url:` in the registry), and its requests forwarded there and waiting. */
+	url?: string;
+	forwarded?: number;
 }
 
 export interface SummaryRow {
@@ -95,7 +98,11 @@ export async function statusReport(session: Pick<Session, "router" | "vault">, a
 		updated: a.updatedAt !== undefined ? new Date(a.updatedAt).toISOString() : null,
 		stale: isStale(a, now, staleMinutes * 60000),
 	}));
-	const groupRows: GroupRow[] = queues.groups.map((q) => ({ type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue }));
+	const groupRows: GroupRow[] = queues.groups.map((q) => {
+		const row: GroupRow = { type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue };
+		const url = router.registry.groups.get(q.group)?.url;
+		return url === undefined ? row : { ...row, url, forwarded: q.forwarded };
+	});
 	const lease = parseLease((await vault.read(router.layout.leasePath))?.text ?? null);
 	const summary: SummaryRow = {
 		type: "summary",

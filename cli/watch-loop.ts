@@ -55,6 +55,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let registryTrouble = false;
 	const waiting = new Set<string>();
 	let recheckAt = Infinity;
+	/** Message folders that did not exist when watched (a group added later): looked for at each slow check. */
+	let unwatched: string[] = [];
 
 	const poke = () => {
 		if (wake) {
@@ -66,6 +68,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	const watchFolders = () => {
 		for (const w of watchers) w.close();
 		watchers = [];
+		unwatched = [];
 		const folders = new Set([router.layout.root, ...router.layout.messageFolders()]);
 		for (const folder of folders) {
 			try {
@@ -80,7 +83,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				});
 				watchers.push(watcher);
 			} catch {
-				// A folder that does not exist yet: the slow check covers it until it does.
+				// A folder that does not exist yet: the slow check looks for it until it does.
+				unwatched.push(folder);
 			}
 		}
 	};
@@ -91,6 +95,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	process.once("SIGINT", stop);
 	process.once("SIGTERM", stop);
 	options.signal?.addEventListener("abort", stop);
+	// A request to a remote agent settles in the background: the next pass reports it.
+	if (router.forwarder) router.forwarder.onSettled = poke;
 	watchFolders();
 	let nextSlowCheck = Date.now() + options.intervalMs;
 	let slowChecks = 0;
@@ -109,7 +115,13 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 					watchFolders();
 				}
 			}
+			let appeared = false;
 			if (everything || Date.now() >= nextSlowCheck) {
+				// A folder that appeared since (an agent made its outbox) is watched from now on, and routed at once.
+				if (unwatched.some((folder) => fs.existsSync(vault.abs(folder)))) {
+					watchFolders();
+					appeared = true;
+				}
 				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
 				await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
 				slowChecks++;
@@ -121,7 +133,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				if (location.area === "box" && location.box === "outbox") outbox.push(p);
 				else await router.indexSync.refresh(p);
 			}
-			const full = everything || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
+			const full = everything || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
 			changed.clear();
 			everything = false;
 			// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.

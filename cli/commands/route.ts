@@ -5,6 +5,7 @@ import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../
 import type { Session } from "../session";
 import { printReport } from "../route-report";
 import { watchRouting } from "../watch-loop";
+import { NODE_TIMERS, SdkRemoteAgents } from "../a2a/sdk-remote-agents";
 
 export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
                  [--interval MS] [--margin SECONDS]
@@ -20,6 +21,8 @@ when it has seen no renewal of that note for the sync margin.
 Rejected messages are normal work: the exit code is 0 unless the vault or registry is unusable (2).
 --grace    with --watch, seconds a note that does not parse may wait to be completed (default 5)
 --interval with --watch, how often to look for changes the file system did not report, in ms (default 2000)
+--forward-wait  without --watch, seconds to wait for requests forwarded to remote agents (url:
+           groups) to be answered before exiting (default 60); unfinished ones stay forwarded
 --margin   the sync margin in seconds (default 120): how long another device's lease must go
            unrenewed before this router takes over ("One router at a time" in docs/protocol.md)
 A2A_DEVICE (environment) names this device in router.md (default: cli@<host name>).`;
@@ -38,6 +41,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const graceMs = number(args, "grace", 5, 0) * 1000;
 	const interval = number(args, "interval", 2000, 10);
 	const marginMs = number(args, "margin", 120, 1) * 1000;
+	const forwardWaitMs = number(args, "forward-wait", 60, 0) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
 	const vaultDir = await existingVaultFolder(args);
 	const session = await openSession(args, io, {
@@ -46,6 +50,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		marginMs,
 		identity: cliIdentity(role),
 		localLock: processLock(vaultDir, rootFolder(args), role),
+		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
 	});
 	const registryErrors = checkRegistry(session);
 	const { router } = session;
@@ -61,6 +66,18 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			report = await router.pass();
 		}
 		if (report.busy) io.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+		// Requests sent to remote agents are followed until they are answered, up to a bound.
+		const forwarder = router.forwarder;
+		if (forwarder && forwarder.inFlight() > 0) {
+			// The lease is renewed while waiting: the forwards are this router's work.
+			const end = Date.now() + forwardWaitMs;
+			while (forwarder.inFlight() > 0 && Date.now() < end) {
+				await forwarder.settled(Math.min(end - Date.now(), router.lease.renewEveryMs));
+				if (router.lease.renewalDue() && !(await router.lease.ensure())) break;
+			}
+			if (forwarder.inFlight() > 0) io.err(`${forwarder.inFlight()} request(s) to remote agents not finished after ${forwardWaitMs / 1000} s: they stay forwarded, and the next a2a route follows them.`);
+			forwarder.take(report);
+		}
 		printReport(session, report);
 		if (!session.json) io.err(`${report.decisions.length} decision(s).`);
 	} finally {

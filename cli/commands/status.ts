@@ -53,6 +53,12 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 		io.out(`  ${pad(q.group, 24)}${pad(String(q.inbox), 7)}${pad(String(q.outbox), 7)}${pad(String(q.archive), 7)}${pad(String(q.inFlight), 9)}${pad(String(q.overdue), 7)}`);
 	}
 	io.out("");
+	const remotes = report.groups.filter((g) => g.url !== undefined);
+	if (remotes.length > 0) {
+		io.out(`Remote groups (${remotes.length})`);
+		for (const g of remotes) io.out(`  ${pad(g.group, 24)}${g.url ?? ""}  ${g.forwarded ?? 0} forwarded, waiting for the answer`);
+		io.out("");
+	}
 	io.out(`Dead letters: ${queues.deadLetters}`);
 	const lease = report.summary.router;
 	io.out(lease === null ? "Routing: no router has routed this vault yet" : lease.released ? `Routing: nobody now (${lease.name} stopped at ${lease.renewed})` : `Routing: ${lease.name} (last renewal ${lease.renewed})`);

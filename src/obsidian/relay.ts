@@ -10,6 +10,7 @@ import type { RelaySettings } from "../settings";
 import { deviceIdentity, localObservations } from "./device";
 import { Notifier } from "./notifier";
 import { ObsidianVault } from "./obsidian-vault";
+import { RequestUrlRemoteAgents } from "./request-url-remote-agents";
 
 // The post office inside Obsidian: a child component of the plugin that keeps the message index
 // current from vault events and routes outbox notes as they arrive. Events are filtered to the A2A
@@ -65,6 +66,7 @@ export class Relay extends Component {
 			observations: localObservations(this.app),
 			isEditing: (path) => this.isOpenInEditor(path),
 			yieldNow: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+			remotes: { remotes: new RequestUrlRemoteAgents(this.app), timers: { set: (callback, ms) => window.setTimeout(callback, ms), clear: (handle) => window.clearTimeout(handle as number) } },
 		});
 	}
 

@@ -16,6 +16,8 @@ import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
 import { DeadLetters, messageIdOf } from "./dead-letters";
+import { Forwarder } from "./forwarder";
+import type { ForwarderOptions } from "./forwarder";
 import { Housekeeping } from "./housekeeping";
 import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
@@ -59,6 +61,8 @@ export interface RouterOptions {
 	 * `unusableRegistry`) until the registry can be used again. Off: an unusable registry stops routing.
 	 */
 	keepLastGoodRegistry?: boolean;
+	/** How requests to remote groups (`url:`) are sent; without it they wait in the remote group's inbox. */
+	remotes?: ForwarderOptions;
 }
 
 
@@ -76,6 +80,8 @@ export class Router implements PassContext {
 	readonly housekeeping: Housekeeping;
 	private readonly deadLetters: DeadLetters;
 	private readonly outboxes: OutboxReader;
+	/** Sends requests to remote groups and follows their tasks, in the background (src/router/forwarder.ts). */
+	readonly forwarder: Forwarder | null;
 	private readonly clock: () => number;
 	private registryText: string | null | undefined = undefined;
 
@@ -104,6 +110,7 @@ export class Router implements PassContext {
 		this.housekeeping = new Housekeeping(this);
 		this.deadLetters = new DeadLetters(this);
 		this.outboxes = new OutboxReader(this, (note, report) => this.deadLetters.rejectOversize(note, report));
+		this.forwarder = options.remotes ? new Forwarder(this, options.remotes) : null;
 	}
 
 	get index(): MessageIndex {
@@ -161,6 +168,7 @@ export class Router implements PassContext {
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 			}
 			await this.upkeep.run(report);
+			this.forwarder?.scan(report);
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
 			return report;
 		} finally {
@@ -317,6 +325,7 @@ export class Router implements PassContext {
 
 	/** Stops routing: gives the lease up so that another router can take over at once. */
 	async stop(): Promise<void> {
+		await this.forwarder?.stop();
 		await this.lease.release();
 	}
 }

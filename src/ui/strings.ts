@@ -38,6 +38,7 @@ export const VIEW_TEXT = {
 	traceTitle: "Message trace",
 	agentsHeading: "Agents",
 	flowHeading: "Message flow",
+	remoteGroupTitle: "A remote agent: requests to this group are forwarded to it over A2A; the inbox holds those in flight",
 	deadLetters: "Dead letters",
 	latestDecisions: "Latest routing decisions",
 	router: "Router",

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import type { AppOptions } from "./app";
 import { FakeHost } from "./host";
 import { NodeDisk } from "./node-disk";
+import { nodeRequestTransport } from "./node-request";
+import { setRequestUrlTransport } from "./render";
 
 export interface TempHostOptions extends AppOptions {
 	/** Files written to the folder before anything loads. */
@@ -20,6 +22,8 @@ export class TempHost extends FakeHost {
 	constructor(dir: string, options: TempHostOptions = {}) {
 		super({ ...options, disk: new NodeDisk(dir) });
 		this.dir = dir;
+		// requestUrl reaches the network as in Obsidian: no CORS.
+		setRequestUrlTransport(nodeRequestTransport);
 	}
 
 	/**

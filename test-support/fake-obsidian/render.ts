@@ -107,21 +107,40 @@ export interface RequestUrlResponse {
 	text: string;
 }
 
-/** Obsidian's requestUrl over the global fetch (throws on status >= 400 unless `throw: false`). */
+/** How the fake's requestUrl reaches the network: the global fetch unless a host installs another. */
+export type RequestUrlTransport = (url: string, init: { method: string; headers: Record<string, string>; body?: string | ArrayBuffer }) => Promise<{ status: number; headers: Record<string, string>; body: ArrayBuffer }>;
+
+const fetchTransport: RequestUrlTransport = async (url, init) => {
+	const res = await fetch(url, init);
+	const headers: Record<string, string> = {};
+	res.headers.forEach((value, key) => {
+		headers[key] = value;
+	});
+	return { status: res.status, headers, body: await res.arrayBuffer() };
+};
+
+let transport: RequestUrlTransport = fetchTransport;
+
+/**
+ * Obsidian's requestUrl has no CORS (unlike a page's fetch, which happy-dom's enforces): a Node host
+ * installs a transport over node:http (node-host.ts) so that the fake behaves the same. `null`
+ * restores the global fetch.
+ */
+export function setRequestUrlTransport(next: RequestUrlTransport | null): void {
+	transport = next ?? fetchTransport;
+}
+
+/** Obsidian's requestUrl (throws on status >= 400 unless `throw: false`). */
 export async function requestUrl(request: RequestUrlParam | string): Promise<RequestUrlResponse> {
 	const req = typeof request === "string" ? { url: request } : request;
 	const headers: Record<string, string> = { ...(req.headers ?? {}) };
 	if (req.contentType) headers["content-type"] = req.contentType;
-	const res = await fetch(req.url, { method: req.method ?? "GET", headers, body: req.body });
-	const buffer = await res.arrayBuffer();
+	const res = await transport(req.url, { method: req.method ?? "GET", headers, body: req.body });
+	const buffer = res.body;
 	const text = new TextDecoder().decode(buffer);
-	const responseHeaders: Record<string, string> = {};
-	res.headers.forEach((value, key) => {
-		responseHeaders[key] = value;
-	});
 	const out: RequestUrlResponse = {
 		status: res.status,
-		headers: responseHeaders,
+		headers: res.headers,
 		arrayBuffer: buffer,
 		text,
 		get json(): unknown {

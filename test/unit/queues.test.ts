@@ -24,7 +24,7 @@ const change = fc.record({
 	file: fc.integer({ min: 0, max: 15 }),
 	location,
 	remove: fc.boolean(),
-	state: fc.constantFrom("delivered", "retrying", "answered", undefined),
+	state: fc.constantFrom("delivered", "retrying", "answered", "forwarded", undefined),
 	source: fc.constantFrom(...GROUPS, "99-gone"),
 	expires: fc.constantFrom("2026-06-01T11:00:00.000Z", "2026-06-01T13:00:00.000Z"),
 });
@@ -35,7 +35,7 @@ function entry(path: string, loc: Location, state: string | undefined, source: s
 
 /** The same summary by walking every entry. */
 function counted(entries: IndexEntry[]) {
-	const groups = GROUPS.map((group) => ({ group, inbox: 0, outbox: 0, archive: 0, inFlight: 0, overdue: 0 }));
+	const groups = GROUPS.map((group) => ({ group, inbox: 0, outbox: 0, archive: 0, inFlight: 0, overdue: 0, forwarded: 0 }));
 	let deadLetters = 0;
 	for (const e of entries) {
 		if (e.location.area === "dead-letter") deadLetters++;
@@ -44,7 +44,9 @@ function counted(entries: IndexEntry[]) {
 		const g = groups.find((q) => q.group === loc.group);
 		if (g) g[loc.box]++;
 		const sender = groups.find((q) => q.group === e.sourceGroup);
-		if (loc.box === "inbox" && sender && (e.state === "delivered" || e.state === "retrying")) {
+		// A request forwarded to a remote agent (a url: group) is in flight for its sender too.
+		if (loc.box === "inbox" && g && e.state === "forwarded") g.forwarded++;
+		if (loc.box === "inbox" && sender && (e.state === "delivered" || e.state === "retrying" || e.state === "forwarded")) {
 			sender.inFlight++;
 			if (Date.parse(e.expiresAt as string) <= NOW) sender.overdue++;
 		}

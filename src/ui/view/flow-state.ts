@@ -40,6 +40,9 @@ export interface DecisionRow {
 	late?: boolean;
 }
 
+/** A group's queue counts, and the address of its remote agent for a `url:` group. */
+export type FlowGroup = GroupQueue & { url?: string };
+
 /** Which device routes, as the sidebar says it (no renewal times: they change every few seconds). */
 export interface RouterLine {
 	held: boolean;
@@ -53,7 +56,7 @@ export interface FlowState {
 	registryPath: string;
 	registryExists: boolean;
 	registryErrors: string[];
-	groups: GroupQueue[];
+	groups: FlowGroup[];
 	inFlight: number;
 	overdue: number;
 	deadLetterCount: number;
@@ -115,7 +118,10 @@ export function readFlowState(app: App, state: RelayState, logRows: readonly Dec
 		registryPath: app.vault.getAbstractFileByPath(registryPath) === null && app.vault.getAbstractFileByPath(notePath) !== null ? notePath : registryPath,
 		registryExists,
 		registryErrors: registryExists ? state.registry().errors.map(describeRegistryError) : [],
-		groups: queues.groups,
+		groups: queues.groups.map((g) => {
+			const url = state.registry().groups.get(g.group)?.url;
+			return url === undefined ? g : { ...g, url };
+		}),
 		inFlight: queues.groups.reduce((n, g) => n + g.inFlight, 0),
 		overdue: queues.groups.reduce((n, g) => n + g.overdue, 0),
 		deadLetterCount: queues.deadLetters,

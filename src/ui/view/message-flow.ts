@@ -3,7 +3,7 @@ import { noteLink } from "../note-links";
 import { COMMAND_NAMES, VIEW_TEXT } from "../strings";
 import { setHidden, setTextIfChanged } from "./dom-text";
 import { actionButton, renderDeadLetters, renderDecisions } from "./flow-lists";
-import type { FlowState } from "./flow-state";
+import type { FlowGroup, FlowState } from "./flow-state";
 
 // The message flow section: which device routes, per-group queues, dead letters, the latest
 // routing decisions and the registry's problems. Each part is rebuilt only when what it shows
@@ -112,10 +112,14 @@ export class MessageFlowPanel {
 	/** The count cells of the queue table, by group and column: counts change in place, the table is rebuilt only for other groups. */
 	private queueCells = new Map<string, Map<string, HTMLElement>>();
 
-	private renderQueues(groups: GroupQueue[]): void {
+	/** The groups (and remote agents' addresses) the queue table was built for. */
+	private queueTableKey = "";
+
+	private renderQueues(groups: FlowGroup[]): void {
 		setHidden(this.queuesEl, groups.length === 0);
-		const sameGroups = [...this.queueCells.keys()].join("\n") === groups.map((g) => g.group).join("\n");
-		if (!sameGroups) this.buildQueueTable(groups);
+		const key = groups.map((g) => `${g.group} ${g.url ?? ""}`).join("\n");
+		if (key !== this.queueTableKey) this.buildQueueTable(groups);
+		this.queueTableKey = key;
 		for (const group of groups) {
 			const cells = this.queueCells.get(group.group);
 			for (const column of QUEUE_COLUMNS) {
@@ -129,7 +133,7 @@ export class MessageFlowPanel {
 		}
 	}
 
-	private buildQueueTable(groups: GroupQueue[]): void {
+	private buildQueueTable(groups: FlowGroup[]): void {
 		this.queuesEl.empty();
 		this.queueCells = new Map();
 		if (groups.length === 0) return;
@@ -140,7 +144,12 @@ export class MessageFlowPanel {
 		const body = table.createEl("tbody");
 		for (const group of groups) {
 			const tr = body.createEl("tr", { attr: { "data-group": group.group } });
-			tr.createEl("th", { cls: "a2a-queue-group", text: group.group, attr: { scope: "row" } });
+			const th = tr.createEl("th", { cls: "a2a-queue-group", text: group.group, attr: { scope: "row" } });
+			if (group.url !== undefined) {
+				// A remote group: its inbox holds the requests forwarded to its agent, in flight there.
+				tr.addClass("a2a-remote-group");
+				th.createDiv({ cls: "a2a-queue-url", text: group.url, attr: { title: VIEW_TEXT.remoteGroupTitle } });
+			}
 			const cells = new Map<string, HTMLElement>();
 			for (const column of QUEUE_COLUMNS) cells.set(column.key, tr.createEl("td", { cls: "a2a-num", attr: { "data-count": column.count } }));
 			this.queueCells.set(group.group, cells);

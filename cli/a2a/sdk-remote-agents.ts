@@ -1,0 +1,125 @@
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ListTasksResponse, Message, SendMessageRequest, Task, TaskState } from "@a2a-js/sdk";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
+import { TaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
+import { taskWithMessage } from "../../src/core/a2a-wire";
+import type { WireMessage, WireSendParams, WireSendResult, WireTask } from "../../src/core/a2a-wire";
+import type { GroupEntry } from "../../src/core/registry";
+import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
+
+// The CLI's way to call remote A2A agents (src/router/remote-agents.ts): the official @a2a-js/sdk
+// client, one per group and URL, with the group's `token_file:` read into `Authorization: Bearer`
+// (for the card and every call). Only http(s) URLs are called (the registry refuses others too). A
+// token file is read relative to the vault folder (`~/` is the home folder); its content never
+// appears in an error.
+
+/** Node's timers, for the router's forwarder. */
+export const NODE_TIMERS = { set: (callback: () => void, ms: number): unknown => setTimeout(callback, ms), clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout) };
+
+const HTTP_STATUS = /HTTP error for \S+! Status: (\d{3})/;
+const CARD_STATUS = /Failed to fetch Agent Card from .*: (\d{3})$/;
+
+/** The base URL the SDK reads the card below: it must end with `/`. */
+export function agentBaseUrl(url: string): string {
+	return url.endsWith("/") ? url : `${url}/`;
+}
+
+function classify(error: unknown): RemoteCall {
+	const reason = error instanceof Error ? error.message : String(error);
+	if (error instanceof TaskNotFoundError) return { ok: false, kind: "not_found", reason };
+	if (isJsonRpcError(error)) return { ok: false, kind: "refused", reason };
+	const status = HTTP_STATUS.exec(reason)?.[1] ?? CARD_STATUS.exec(reason)?.[1];
+	if (status !== undefined) {
+		const code = Number(status);
+		// 408 and 429 say "later", like a server error.
+		const later = code >= 500 || code === 408 || code === 429;
+		return { ok: false, kind: later ? "transport" : "refused", reason: `HTTP ${code}${code === 401 || code === 403 ? " (the token of the group's token_file was not accepted)" : ""}` };
+	}
+	const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+	return { ok: false, kind: "transport", reason: `${reason}${cause}` };
+}
+
+export class SdkRemoteAgents implements RemoteAgents {
+	private readonly clients = new Map<string, Promise<Client>>();
+
+	constructor(private readonly vaultDir: string) {}
+
+	private async token(group: GroupEntry): Promise<string | null> {
+		if (group.tokenFile === undefined) return null;
+		const file = group.tokenFile.startsWith("~/") ? path.join(os.homedir(), group.tokenFile.slice(2)) : path.resolve(this.vaultDir, group.tokenFile);
+		let text: string;
+		try {
+			text = await fs.readFile(file, "utf8");
+		} catch (error) {
+			throw new Error(`token_file ${group.tokenFile} of ${group.id} cannot be read: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+		}
+		const token = text.trim();
+		if (token === "" || /\s/.test(token)) throw new Error(`token_file ${group.tokenFile} of ${group.id} must hold one token without spaces`);
+		return token;
+	}
+
+	private async makeClient(group: GroupEntry, url: string): Promise<Client> {
+		const token = await this.token(group);
+		if (token === null) return new ClientFactory().createFromUrl(agentBaseUrl(url));
+		const fetchImpl: typeof fetch = (input, init) => {
+			const headers = new Headers(init?.headers);
+			headers.set("Authorization", `Bearer ${token}`);
+			return fetch(input, { ...init, headers });
+		};
+		const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) });
+		return new ClientFactory(options).createFromUrl(agentBaseUrl(url));
+	}
+
+	private client(group: GroupEntry): Promise<Client> {
+		const url = group.url ?? "";
+		if (!/^https?:\/\//i.test(url)) return Promise.reject(new Error(`${group.id}: only http:// and https:// agents are called, not ${url}`));
+		const key = `${group.id}\n${url}\n${group.tokenFile ?? ""}`;
+		let client = this.clients.get(key);
+		if (!client) {
+			client = this.makeClient(group, url);
+			this.clients.set(key, client);
+		}
+		return client;
+	}
+
+	private async attempt(group: GroupEntry, call: (client: Client) => Promise<WireSendResult>): Promise<RemoteCall> {
+		try {
+			const result = await call(await this.client(group));
+			return { ok: true, result, bytes: new TextEncoder().encode(JSON.stringify(result)).length };
+		} catch (error) {
+			const outcome = classify(error);
+			// The agent may have moved or changed its card: read it again next time.
+			if (!outcome.ok && outcome.kind !== "not_found") this.clients.delete(`${group.id}\n${group.url ?? ""}\n${group.tokenFile ?? ""}`);
+			return outcome;
+		}
+	}
+
+	send(group: GroupEntry, params: WireSendParams, signal: AbortSignal): Promise<RemoteCall> {
+		return this.attempt(group, async (client) => {
+			const request = SendMessageRequest.fromJSON({ tenant: "", ...params } as never);
+			const result = await client.sendMessage(request, { signal });
+			return "messageId" in result ? { message: Message.toJSON(result) as WireMessage } : { task: Task.toJSON(result) as WireTask };
+		});
+	}
+
+	async findTask(group: GroupEntry, contextId: string, messageId: string, signal: AbortSignal): Promise<RemoteCall> {
+		const listed = await this.attempt(group, async (client) => {
+			const page = await client.listTasks({ tenant: "", contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 100, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true }, { signal });
+			// An empty id stands for "none of them" (the call itself went well).
+			return { task: taskWithMessage(ListTasksResponse.toJSON(page), messageId) ?? { id: "" } };
+		});
+		if (listed.ok && "task" in listed.result && listed.result.task.id === "") return { ok: false, kind: "not_found", reason: `no task of context ${contextId} holds message ${messageId}` };
+		return listed;
+	}
+
+	cancelTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
+		return this.attempt(group, async (client) => ({ task: Task.toJSON(await client.cancelTask({ tenant: "", id: taskId, metadata: undefined }, { signal })) as WireTask }));
+	}
+
+	getTask(group: GroupEntry, taskId: string, signal: AbortSignal): Promise<RemoteCall> {
+		return this.attempt(group, async (client) => ({ task: Task.toJSON(await client.getTask({ tenant: "", id: taskId, historyLength: 0 }, { signal })) as WireTask }));
+	}
+}

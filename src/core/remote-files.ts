@@ -1,0 +1,58 @@
+import { shortHash } from "./hash";
+
+// File bytes a remote agent sends in its answer (A2A `raw` parts) are data: they are saved, when
+// they are text, under the requester's `artifacts/` folder with a name made safe here, never at a
+// path the remote chose; bytes that are not UTF-8 text are listed, not saved (notes are text).
+
+export interface RemoteFile {
+	/** The name the remote gave (untrusted). */
+	name: string;
+	/** The bytes, base64 as on the wire. */
+	base64: string;
+}
+
+export type RemoteFileText = { ok: true; text: string } | { ok: false; reason: string };
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name replaces
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|#^[\]]/g;
+const MAX_NAME = 100;
+
+/** A file name for what the remote called `name`: its last segment, cleaned, never hidden, never empty. */
+export function safeArtifactName(name: string): string {
+	const last = name.split(/[/\\]/).pop() ?? "";
+	let cleaned = last.normalize("NFC").replace(UNSAFE, "-").trim().replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+	if (cleaned.replace(/[.\s-]/g, "") === "") cleaned = `file-${shortHash(name, 8)}`;
+	if (cleaned.length > MAX_NAME) {
+		const dot = cleaned.lastIndexOf(".");
+		const ext = dot > 0 && cleaned.length - dot <= 12 ? cleaned.slice(dot) : "";
+		cleaned = `${cleaned.slice(0, MAX_NAME - ext.length)}${ext}`;
+	}
+	return cleaned;
+}
+
+/** The names to try for a saved file: the safe name, then numbered ones before its extension. */
+export function artifactNames(name: string, count = 50): string[] {
+	const safe = safeArtifactName(name);
+	const dot = safe.lastIndexOf(".");
+	const [stem, ext] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ""];
+	return Array.from({ length: count }, (_, i) => (i === 0 ? safe : `${stem}-${i + 1}${ext}`));
+}
+
+/** The file's text, when its bytes are UTF-8 text. */
+export function remoteFileText(file: RemoteFile): RemoteFileText {
+	let binary: string;
+	try {
+		binary = atob(file.base64);
+	} catch {
+		return { ok: false, reason: "its bytes are not valid base64" };
+	}
+	const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+	try {
+		const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+		// eslint-disable-next-line no-control-regex -- NUL marks a binary file
+		if (/\u0000/.test(text)) return { ok: false, reason: `${bytes.length} bytes of binary content, not saved (notes hold text)` };
+		return { ok: true, text };
+	} catch {
+		return { ok: false, reason: `${bytes.length} bytes of binary content, not saved (notes hold text)` };
+	}
+}

@@ -1,0 +1,382 @@
+import type { RoutingDecision } from "../core/decision";
+import { isAwaitingAnswer } from "../core/message-index";
+import type { IndexEntry } from "../core/message-index";
+import { readRawMessage } from "../core/message-parse";
+import { sortForRouting } from "../core/priority";
+import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, tooLargeAnswer } from "../core/remote-answer";
+import type { RemoteReading } from "../core/remote-answer";
+import { forwardParams } from "../core/remote-request";
+import type { GroupEntry } from "../core/registry";
+import { parseTime } from "../core/time";
+import { iso, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
+import { ForwardOutcomes } from "./forward-outcomes";
+import type { PassContext, PassReport } from "./pass-context";
+import type { RemoteAgents, RemoteCall } from "./remote-agents";
+import type { ReadFile } from "./vault-port";
+
+// Requests to remote groups (registry entries with `url:`, contract v2 section 8). The router
+// delivers such a request into the remote group's inbox like any other (that inbox is its record,
+// for people to see); then this forwarder, outside the pass, sends it with SendMessage, stamps it
+// `state: forwarded` with `forwarded_at` and `remote_task_id`, follows the task with GetTask, and
+// when the task is final has the response note written into the requester's inbox (same trace) and
+// the request archived, as for a local answer (src/router/forward-outcomes.ts). Network work never
+// holds a pass: each request is a background job, at most `maxInFlight` at once, started in routing
+// order.
+//
+// Invariants: the message id is the note's, so a re-send is the same message; a request with a
+// recorded task id is never sent again while the remote knows that task (GetTask first), so a
+// restarted router does not repeat completed work; a transport error on the send leaves the request
+// `delivered`, and rule 8 (the inbox upkeep) retries or times it out; a forwarded task not final by
+// `expires_at` follows rule 8's schedule here (attempt + 1 with a doubled wait, then TIMEOUT); a
+// request delivered before this forwarder started and not sent by it may have been sent by a router
+// that stopped before recording it: the remote is asked for a task holding its message first.
+
+export interface ForwarderOptions {
+	remotes: RemoteAgents;
+	/** Requests followed at once (default 8); the others wait for a free slot. */
+	maxInFlight?: number;
+	/** The first and the longest wait between two GetTask calls, ms (default 10 and 1000; each wait doubles). */
+	pollMs?: { first: number; max: number };
+	/** The host's timers (Node's, or the window's inside Obsidian): the router names neither. */
+	timers: Timers;
+}
+
+export interface Timers {
+	set(callback: () => void, ms: number): unknown;
+	clear(handle: unknown): void;
+}
+
+const REMOTE_TASK_FIELD = "remote_task_id";
+
+function sleeper(timers: Timers) {
+	return (ms: number, signal: AbortSignal): Promise<void> =>
+		new Promise((resolve) => {
+			if (signal.aborted) return resolve();
+			const timer = timers.set(done, ms);
+			function done() {
+				timers.clear(timer);
+				signal.removeEventListener("abort", done);
+				resolve();
+			}
+			signal.addEventListener("abort", done);
+		});
+}
+
+class Stopped extends Error {}
+
+export class Forwarder {
+	private readonly jobs = new Map<string, Promise<void>>();
+	/** The attempt whose send failed with a transport error, by message id: rule 8 moves it on. */
+	private readonly failedAttempt = new Map<string, number>();
+	private readonly decisions: RoutingDecision[] = [];
+	private readonly problems: { path: string; error: string }[] = [];
+	private abort = new AbortController();
+	private readonly maxInFlight: number;
+	private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+	/** Calls made to remotes, by kind (for reports and tests). */
+	readonly calls = { send: 0, getTask: 0, cancel: 0 };
+	/** Called when a job settles (the watch loop wakes to report it). */
+	onSettled: (() => void) | null = null;
+	/** When this forwarder started: a request delivered before may have been sent by a router that stopped. */
+	private readonly startedAt: number;
+	/** Requests this forwarder has sent (any attempt). */
+	private readonly sentHere = new Set<string>();
+	private readonly outcomes: ForwardOutcomes;
+
+	constructor(
+		private readonly router: PassContext,
+		private readonly options: ForwarderOptions,
+	) {
+		this.maxInFlight = Math.max(1, options.maxInFlight ?? 8);
+		this.sleep = sleeper(options.timers);
+		this.startedAt = router.now();
+		this.outcomes = new ForwardOutcomes(router);
+	}
+
+	/** True for a group whose requests this forwarder sends. */
+	isRemote(group: string | undefined): boolean {
+		return group !== undefined && this.router.registry.groups.get(group)?.url !== undefined;
+	}
+
+	inFlight(): number {
+		return this.jobs.size;
+	}
+
+	/**
+	 * At the end of a pass: reports what the jobs did since the last pass, and starts a job for each
+	 * request waiting in a remote group's inbox that has none (up to the bound).
+	 */
+	scan(report?: PassReport): void {
+		if (report) {
+			report.decisions.push(...this.decisions.splice(0));
+			report.failures.push(...this.problems.splice(0));
+		}
+		if (this.abort.signal.aborted || this.jobs.size >= this.maxInFlight) return;
+		// Sent in routing order (high priority first, then the oldest) when more wait than may go at once.
+		const waiting = sortForRouting([...this.router.index.inboxes()].filter((entry) => this.wants(entry)));
+		for (const entry of waiting) {
+			if (this.jobs.size >= this.maxInFlight) return;
+			const id = entry.messageId as string;
+			const job = this.follow(entry)
+				.catch((error: unknown) => {
+					if (!(error instanceof Stopped)) this.problems.push({ path: entry.path, error: `forwarding to ${entry.targetGroup ?? "?"}: ${error instanceof Error ? error.message : String(error)}` });
+				})
+				.finally(() => {
+					this.jobs.delete(id);
+					this.scan();
+					this.onSettled?.();
+				});
+			this.jobs.set(id, job);
+		}
+	}
+
+	private wants(entry: IndexEntry): boolean {
+		if (entry.kind !== "request" || !entry.messageId || this.jobs.has(entry.messageId)) return false;
+		if (entry.location.area !== "box" || entry.location.box !== "inbox" || !this.isRemote(entry.location.group)) return false;
+		if (entry.state === "forwarded") return true;
+		// A delivered request whose send failed waits for rule 8 to retry it (a new attempt).
+		return isAwaitingAnswer(entry) && this.failedAttempt.get(entry.messageId) !== (entry.attempt ?? 1);
+	}
+
+	/** Waits until no job runs, or `limitMs` passed; true when all settled. */
+	async settled(limitMs: number): Promise<boolean> {
+		const end = Date.now() + limitMs;
+		while (this.jobs.size > 0) {
+			const left = end - Date.now();
+			if (left <= 0) return false;
+			await Promise.race([Promise.allSettled([...this.jobs.values()]), this.sleep(Math.min(left, 1000), this.abort.signal)]);
+		}
+		return true;
+	}
+
+	/** Report what happened since the last pass (for a last report after `settled`). */
+	take(report: PassReport): void {
+		report.decisions.push(...this.decisions.splice(0));
+		report.failures.push(...this.problems.splice(0));
+	}
+
+	/** Stops every job (their requests stay as recorded; the next router picks them up). */
+	async stop(): Promise<void> {
+		this.abort.abort();
+		await Promise.allSettled([...this.jobs.values()]);
+		this.abort = new AbortController();
+	}
+
+	private check(): void {
+		if (this.abort.signal.aborted || !this.router.lease.state().held) throw new Stopped();
+	}
+
+	private async call(make: (signal: AbortSignal) => Promise<RemoteCall>, deadline: number): Promise<RemoteCall> {
+		this.check();
+		const timeout = new AbortController();
+		const stop = () => timeout.abort();
+		this.abort.signal.addEventListener("abort", stop);
+		// A call never outlives the attempt it belongs to (plus a moment for a slow answer to arrive),
+		// nor the forwarder: an adapter that does not heed the signal is left behind, not waited for.
+		const timer = this.options.timers.set(stop, Math.max(1000, deadline - this.router.now() + 1000));
+		const abandoned = new Promise<RemoteCall>((resolve) => timeout.signal.addEventListener("abort", () => resolve({ ok: false, kind: "transport", reason: "the call took too long and was stopped" })));
+		try {
+			const result = await Promise.race([make(timeout.signal), abandoned]);
+			this.check();
+			return result;
+		} finally {
+			this.options.timers.clear(timer);
+			this.abort.signal.removeEventListener("abort", stop);
+		}
+	}
+
+	private async follow(entry: IndexEntry): Promise<void> {
+		const id = entry.messageId as string;
+		const group = this.router.registry.groups.get(entry.targetGroup ?? "");
+		if (!group?.url) return;
+		if (this.outcomes.answered(entry)) return this.outcomes.archive(entry.path);
+		let read = await this.router.port.read(entry.path);
+		if (!read) return;
+		let fields = this.fieldsOf(read);
+		if (!fields) return;
+		let reading: RemoteReading | null = null;
+		const recordedTask = fields[REMOTE_TASK_FIELD];
+		let taskId = typeof recordedTask === "string" ? recordedTask : undefined;
+		if (fields.state === "forwarded" && taskId !== undefined) {
+			const asked = await this.getTask(group, taskId, this.deadlineOf(fields));
+			if (asked === "not_found") taskId = undefined;
+			else reading = asked ?? { kind: "pending", taskId, state: "unknown" };
+		}
+		if (reading === null && this.maySentBefore(id, fields)) {
+			// A router that stopped between its send and its record may have sent it: ask before sending.
+			const found = await this.findTask(group, fields);
+			if (found !== null) {
+				reading = found;
+				taskId = found.taskId;
+				const recorded = await this.record(entry, group, taskId);
+				if (!recorded) return;
+				[read, fields] = recorded;
+			}
+		}
+		if (reading === null) {
+			const attempt = typeof fields.attempt === "number" ? fields.attempt : 1;
+			this.sentHere.add(id);
+			const sent = await this.send(group, read, fields);
+			if (sent === null) {
+				this.failedAttempt.set(id, attempt);
+				return;
+			}
+			this.failedAttempt.delete(id);
+			reading = sent;
+			taskId = sent.taskId;
+			const recorded = await this.record(entry, group, taskId);
+			if (!recorded) return;
+			[read, fields] = recorded;
+		}
+		let wait = this.options.pollMs?.first ?? 10;
+		while (reading.kind === "pending") {
+			const deadline = this.deadlineOf(fields);
+			const now = this.router.now();
+			if (now >= deadline) {
+				const next = await this.expired(entry.path);
+				if (next === "timed_out") await this.cancel(group, reading.taskId);
+				if (next === null || next === "timed_out") return;
+				[read, fields] = next;
+				continue;
+			}
+			await this.sleep(Math.min(wait, deadline - now), this.abort.signal);
+			this.check();
+			wait = Math.min(wait * 2, this.options.pollMs?.max ?? 1000);
+			if (this.router.now() >= deadline) continue;
+			const asked = await this.getTask(group, reading.taskId, deadline);
+			if (asked === "not_found") {
+				// The remote forgot the task (it restarted without keeping tasks): the same message again.
+				const again = await this.send(group, read, fields);
+				if (again !== null) reading = again;
+			} else if (asked !== null) reading = asked;
+		}
+		this.check();
+		const decision = await this.outcomes.answer(entry.path, reading.answer, reading.taskId ?? taskId);
+		if (decision) this.decisions.push(decision);
+	}
+
+	/** Stamps the request forwarded (with the remote's task id) where it is, and logs it. */
+	private async record(entry: IndexEntry, group: GroupEntry, taskId: string | undefined): Promise<[ReadFile, Record<string, unknown>] | null> {
+		const recorded = await this.restamp(entry.path, (fm) => {
+			fm.state = "forwarded";
+			if (typeof fm.forwarded_at !== "string") fm.forwarded_at = iso(this.router.now());
+			if (taskId !== undefined) fm[REMOTE_TASK_FIELD] = taskId;
+		});
+		if (!recorded) return null;
+		const decision = this.router.decision("forwarded", entry.path, entry.path, entry, { reason: `sent to ${group.url ?? ""}${taskId ? ` (task ${taskId})` : ""}` });
+		await this.router.log.write(decision);
+		this.decisions.push(decision);
+		return recorded;
+	}
+
+	/** True when another router (before this one started) may have sent the request without recording it. */
+	private maySentBefore(id: string, fields: Record<string, unknown>): boolean {
+		if (this.sentHere.has(id)) return false;
+		const since = Math.max(parseTime(fields.delivered_at), parseTime(fields.forwarded_at) || 0);
+		return Number.isNaN(since) || since < this.startedAt;
+	}
+
+	/** The remote's task for this request, when it has one (a reading), else null (send it). */
+	private async findTask(group: GroupEntry, fields: Record<string, unknown>): Promise<RemoteReading | null> {
+		const messageId = typeof fields.message_id === "string" ? fields.message_id : "";
+		const trace = typeof fields.trace_id === "string" ? fields.trace_id : "";
+		const result = await this.call((signal) => this.options.remotes.findTask(group, trace, messageId, signal), this.deadlineOf(fields));
+		return result.ok ? this.reading(result, group) : null;
+	}
+
+	private fieldsOf(read: ReadFile): Record<string, unknown> | null {
+		const parsed = readRawMessage(read.text, read.info.path);
+		return parsed.ok ? parsed.raw.fields : null;
+	}
+
+	private deadlineOf(fields: Record<string, unknown>): number {
+		const t = parseTime(fields.expires_at);
+		return Number.isNaN(t) ? this.router.now() : t;
+	}
+
+	/** The reading of a send; null on a transport error (rule 8 tries again). A refusal is a final answer. */
+	private async send(group: GroupEntry, read: ReadFile, fields: Record<string, unknown>): Promise<RemoteReading | null> {
+		const parsed = readRawMessage(read.text, read.info.path);
+		if (!parsed.ok) throw new Error(parsed.reason);
+		const params = forwardParams({ fields, payload: parsed.raw.payload, timeoutSeconds: timeoutOf(fields, this.router.registry.communication) });
+		this.calls.send++;
+		const result = await this.call((signal) => this.options.remotes.send(group, params, signal), this.deadlineOf(fields));
+		if (result.ok) return this.reading(result, group);
+		if (result.kind === "transport") {
+			this.problems.push({ path: read.info.path, error: `${group.id} (${group.url ?? ""}) did not take the request: ${result.reason}; rule 8 tries again at expires_at` });
+			return null;
+		}
+		return { kind: "final", answer: refusedAnswer(group.id, result.reason) };
+	}
+
+	/** The reading of a GetTask; null on a transport error (ask again), "not_found" when the remote does not know the task. */
+	private async getTask(group: GroupEntry, taskId: string, deadline: number): Promise<RemoteReading | null | "not_found"> {
+		this.calls.getTask++;
+		const result = await this.call((signal) => this.options.remotes.getTask(group, taskId, signal), deadline);
+		if (result.ok) return this.reading(result, group);
+		if (result.kind === "not_found") return "not_found";
+		if (result.kind === "refused") return { kind: "final", taskId, answer: refusedAnswer(group.id, result.reason) };
+		return null;
+	}
+
+	private reading(result: Extract<RemoteCall, { ok: true }>, group: GroupEntry): RemoteReading {
+		if (result.bytes > MAX_REMOTE_RESPONSE_BYTES) {
+			const taskId = "task" in result.result ? result.result.task.id : undefined;
+			return { kind: "final", taskId, answer: tooLargeAnswer(group.id, result.bytes) };
+		}
+		return readRemoteResult(result.result, group.id);
+	}
+
+	/** Applies a stamp to the note where it is (again, if someone changed it meanwhile); null when it is gone or settled. */
+	private async restamp(path: string, edit: (fm: Record<string, unknown>) => void): Promise<[ReadFile, Record<string, unknown>] | null> {
+		for (let tries = 0; tries < 3; tries++) {
+			this.check();
+			const read = await this.router.port.read(path);
+			if (!read) return null;
+			const fields = this.fieldsOf(read);
+			if (!fields || (fields.state !== "delivered" && fields.state !== "retrying" && fields.state !== "forwarded")) return null;
+			const stamped = stampNoteText(read.text, path, "flat", edit);
+			if ((await this.router.port.replace(path, stamped.text, read)) === "done") {
+				this.router.indexSync.indexFields(path, stamped.fields);
+				const after = await this.router.port.read(path);
+				return after ? [after, stamped.fields] : null;
+			}
+		}
+		return null;
+	}
+
+	/** Rule 8 for a forwarded task not final by expires_at: one more attempt with a doubled wait, or TIMEOUT. */
+	private async expired(path: string): Promise<[ReadFile, Record<string, unknown>] | "timed_out" | null> {
+		const entry = this.router.index.get(path);
+		if (!entry) return null;
+		// A forwarded request keeps rule 8's schedule exactly as a delivered one does.
+		const step = timeoutStep({ ...entry, state: "delivered" }, this.router.now(), this.router.registry.communication);
+		if (step?.action === "retry") {
+			const next = await this.restamp(path, (fm) => {
+				const state = fm.state;
+				stampRetry(fm, step.attempt, step.expiresAt);
+				fm.state = state;
+			});
+			if (next) {
+				const updated = this.router.index.get(path);
+				const decision = this.router.decision("retried", path, path, updated, { reason: `the remote task is not finished; waiting until ${step.expiresAt}` });
+				await this.router.log.write(decision);
+				this.decisions.push(decision);
+			}
+			return next;
+		}
+		if (step?.action === "timeout") {
+			const decision = await this.outcomes.timeout(path, entry);
+			if (decision) this.decisions.push(decision);
+			return "timed_out";
+		}
+		return null;
+	}
+
+	/** After TIMEOUT the relay asks the agent to stop the task nobody waits for any more (best effort). */
+	private async cancel(group: GroupEntry, taskId: string): Promise<void> {
+		this.calls.cancel++;
+		const result = await this.call((signal) => this.options.remotes.cancelTask(group, taskId, signal), this.router.now() + 5000).catch(() => null);
+		if (result && !result.ok && result.kind !== "not_found") this.problems.push({ path: group.id, error: `${group.id} did not cancel its task ${taskId} after the relay's TIMEOUT: ${result.reason}` });
+	}
+}
