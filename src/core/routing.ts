@@ -7,7 +7,9 @@ import { isMessagePath, readRawMessage } from "./message-parse";
 import type { RawMessage, ReadResult } from "./message-parse";
 import { isAwaitingAnswer, wasDelivered } from "./message-index";
 import type { IndexEntry, MessageIndex } from "./message-index";
+import { DEFAULT_GATEWAY_GROUP } from "./protocol";
 import type { ErrorCode } from "./protocol";
+import { gatewayGroup } from "./registry";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
 import { unknownGroupReason } from "./group-reasons";
@@ -97,9 +99,11 @@ export function chainOf(parent: IndexEntry | undefined, sender: string, ownRoute
  * note's hop_count is the sender's word; its parent's hop + 1, and its chain (the parent's route, or
  * its own) less the sender, are the router's (a route of n groups ending with the sender is n - 1 hops).
  */
-export function hopsTaken(hopCount: number, parent: IndexEntry | undefined, chain: string[], ownChain: string[]): number {
+export function hopsTaken(hopCount: number, parent: IndexEntry | undefined, chain: string[], ownChain: string[], isGateway: (group: string) => boolean = () => false): number {
 	const parentHops = parent?.hopCount !== undefined ? parent.hopCount + 1 : 0;
-	return Math.max(hopCount, parentHops, chain.length - 1, ownChain.length - 1);
+	// A gateway on a chain is where a request crossed from one relay into another, not a hop of work.
+	const hopsOf = (groups: string[]) => groups.filter((g) => !isGateway(g)).length - 1;
+	return Math.max(hopCount, parentHops, hopsOf(chain), hopsOf(ownChain));
 }
 
 /**
@@ -144,7 +148,8 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 		return reject("INVALID_MESSAGE", `parent_id names a request of trace ${parent.traceId ?? "?"}; a request continues the trace of its parent (trace_id ${parent.traceId ?? "?"})`, raw);
 	}
 	const chain = chainOf(parent, env.source_group, env.route);
-	const hops = hopsTaken(env.hop_count, parent, chain, chainOf(undefined, env.source_group, env.route));
+	const gateways = new Set([DEFAULT_GATEWAY_GROUP, gatewayGroup(ctx.registry)]);
+	const hops = hopsTaken(env.hop_count, parent, chain, chainOf(undefined, env.source_group, env.route), (g) => gateways.has(g));
 	if (hops >= maxHops) {
 		return reject("MAX_HOPS_EXCEEDED", `this chain has already taken ${hops} hops (${chain.join(" -> ")}), whatever its hop_count (${env.hop_count}) says; this registry allows at most ${maxHops} hops`, raw);
 	}
