@@ -62,7 +62,7 @@ export class GatewayWriter {
 			throw new RequestMalformedError(mapped.message);
 		}
 		if (this.joinsForeignTrace(message, mapped.request.envelope.trace_id, gateway)) {
-			throw new RequestMalformedError(`contextId "${message.contextId.slice(0, 80)}" names a conversation of this vault that no A2A client started: leave contextId empty to start a new one, or give the contextId of one of your tasks`);
+			throw new RequestMalformedError(`contextId "${message.contextId.slice(0, 80)}" (or the routing metadata's trace_id) names a conversation of this vault that no A2A client started: leave both empty to start a new one, or give the contextId of one of your tasks`);
 		}
 		const text = serialiseMessage(mapped.request);
 		const check = checkOutgoing(text, gateway, this.router.context());
@@ -80,17 +80,20 @@ export class GatewayWriter {
 	}
 
 	/**
-	 * A client joins a conversation by its contextId only when an A2A client started it (the gateway
-	 * sent a request in it): otherwise a client could join an internal trace and be taken for the
-	 * requester an answer without in_reply_to goes to. A relay passing its routing state (the routing
-	 * extension's trace_id) continues its own trace, which the receiving vault may already hold.
+	 * A client joins a conversation of this vault (by its contextId, or by the routing extension's
+	 * trace_id) only when an A2A client started it (the gateway sent a request in it), or when this
+	 * vault sent it out to a remote group (a relay it called continues the trace it was given).
+	 * Otherwise a client could join an internal trace and be taken for the requester an answer
+	 * without in_reply_to goes to.
 	 */
 	private joinsForeignTrace(message: A2aMessage, traceId: string, gateway: string): boolean {
-		if (message.contextId.trim() === "") return false;
 		const meta = readRoutingMetadata(message.metadata);
-		if (meta.ok && meta.value.trace_id !== undefined) return false;
+		const byMetadata = meta.ok && meta.value.trace_id !== undefined;
+		if (message.contextId.trim() === "" && !byMetadata) return false;
 		const trace = this.router.index.inTrace(traceId);
-		return trace.length > 0 && !trace.some((e) => e.kind === "request" && e.sourceGroup === gateway);
+		if (trace.length === 0 || trace.some((e) => e.kind === "request" && e.sourceGroup === gateway)) return false;
+		const remote = (group: string | undefined) => group !== undefined && this.router.registry.groups.get(group)?.url !== undefined;
+		return !(byMetadata && trace.some((e) => e.kind === "request" && remote(e.targetGroup)));
 	}
 
 	/** The task of a refused message: the note it would have been, as a dead letter. */

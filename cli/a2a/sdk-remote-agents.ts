@@ -20,6 +20,8 @@ import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
 export const NODE_TIMERS = { set: (callback: () => void, ms: number): unknown => setTimeout(callback, ms), clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout) };
 
 const HTTP_STATUS = /HTTP error for \S+! Status: (\d{3})/;
+/** How long an agent card may take to arrive. */
+const CARD_TIMEOUT_MS = 10_000;
 const CARD_STATUS = /Failed to fetch Agent Card from .*: (\d{3})$/;
 
 /** The base URL the SDK reads the card below: it must end with `/`. */
@@ -63,13 +65,17 @@ export class SdkRemoteAgents implements RemoteAgents {
 
 	private async makeClient(group: GroupEntry, url: string): Promise<Client> {
 		const token = await this.token(group);
-		if (token === null) return new ClientFactory().createFromUrl(agentBaseUrl(url));
-		const fetchImpl: typeof fetch = (input, init) => {
+		const withToken = (init?: RequestInit): RequestInit => {
+			if (token === null) return init ?? {};
 			const headers = new Headers(init?.headers);
 			headers.set("Authorization", `Bearer ${token}`);
-			return fetch(input, { ...init, headers });
+			return { ...init, headers };
 		};
-		const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) });
+		// The card is read once per client, within a bound: an agent that never answers it must not keep a one-off `a2a route` alive.
+		const cardFetch: typeof fetch = (input, init) => fetch(input, { ...withToken(init), signal: init?.signal ?? AbortSignal.timeout(CARD_TIMEOUT_MS) });
+		const cardResolver = new DefaultAgentCardResolver({ fetchImpl: cardFetch });
+		const fetchImpl: typeof fetch = (input, init) => fetch(input, withToken(init));
+		const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, token === null ? { cardResolver } : { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver });
 		return new ClientFactory(options).createFromUrl(agentBaseUrl(url));
 	}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { A_GROUP, B_GROUP, GATEWAY, clientFor, notesWithId, send, until, useHarness, userMessage } from "./harness";
+import { A_GROUP, B_GROUP, GATEWAY, ROUTING_EXTENSION, clientFor, notesWithId, send, until, useHarness, userMessage } from "./harness";
 
 // The third adversarial review of `a2a serve`: one named test per break it found, run as users run
 // it (the CLI bundle as child processes, the official client, raw HTTP). Each fails on the code it
@@ -22,6 +22,9 @@ describe("review 3: a client's contextId may name an internal trace and take its
 		const served = await h.serve(v.dir);
 		const client = await clientFor(served.groupUrl(B_GROUP));
 		await expect(send(client, userMessage("joined-1", "unrelated", { contextId: traceId }), true)).rejects.toThrow(/names a conversation of this vault that no A2A client started/);
+		// Nor by the routing extension's trace_id (in any case): that is a relay's, for a trace this vault sent out.
+		const viaMetadata = userMessage("joined-2", "unrelated", { metadata: { [ROUTING_EXTENSION]: { trace_id: traceId.toUpperCase() } } });
+		await expect(send(client, viaMetadata, true)).rejects.toThrow(/names a conversation of this vault that no A2A client started/);
 		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
 		expect(await notesWithId(v, "joined-1")).toEqual([]);
 		// B answers its internal peer the seed's way (trace only, no in_reply_to): the answer goes to A.
