@@ -5,7 +5,7 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import type { Client } from "@a2a-js/sdk/client";
 import { afterEach } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
-import { useCliBundle } from "../helpers/cli-process";
+import { collectLines, useCliBundle, watching } from "../helpers/cli-process";
 import type { CliBundle, Watcher } from "../helpers/cli-process";
 import { a2a, makeTempVault } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -40,16 +40,6 @@ export interface Harness {
 	reply(dir: string, messageId: string, answer: string, status?: "success" | "error"): Promise<number>;
 	/** Runs the CLI bundle to its end. */
 	run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function collect(stream: NodeJS.ReadableStream | null, into: string[]): void {
-	let buffer = "";
-	stream?.on("data", (chunk: Buffer) => {
-		buffer += chunk.toString("utf8");
-		const parts = buffer.split("\n");
-		buffer = parts.pop() ?? "";
-		into.push(...parts);
-	});
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
@@ -89,8 +79,8 @@ export function useHarness(): Harness {
 			const child = cli.spawn(["serve", "--vault", dir, "--port", "0", "--json", "--interval", "500", ...extra]);
 			const stdout: string[] = [];
 			const stderr: string[] = [];
-			collect(child.stdout, stdout);
-			collect(child.stderr, stderr);
+			collectLines(child.stdout, stdout);
+			collectLines(child.stderr, stderr);
 			const url = await new Promise<string>((resolve, reject) => {
 				const timer = setInterval(() => {
 					const line = stdout.find((l) => l.startsWith("{"));
@@ -117,12 +107,7 @@ export function useHarness(): Harness {
 			};
 		},
 		router(dir) {
-			const child = cli.spawn(["route", "--watch", "--json", "--interval", "500", "--vault", dir]);
-			const lines: string[] = [];
-			const errors: string[] = [];
-			collect(child.stdout, lines);
-			collect(child.stderr, errors);
-			return { child, lines, errors, closed: exited(child) };
+			return watching(cli.spawn(["route", "--watch", "--json", "--interval", "500", "--vault", dir]));
 		},
 		async reply(dir, messageId, answer, status = "success") {
 			return (await run(["reply", "--vault", dir, "--message", messageId, "--status", status, "--answer", answer])).code ?? -1;

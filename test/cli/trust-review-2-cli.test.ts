@@ -10,7 +10,7 @@ import { buildMcpServer } from "../../cli/mcp/server";
 import { NodeVault } from "../../cli/node-vault";
 import { Router } from "../../src/router/router";
 import { readFrontmatter } from "../../src/core/frontmatter";
-import { useCliBundle } from "../helpers/cli-process";
+import { useCliBundle, watching } from "../helpers/cli-process";
 import type { Watcher } from "../helpers/cli-process";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -44,22 +44,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, watc
 
 /** `a2a route --watch --json` on the test vault with `args`, collecting what it prints (stopped after the test). */
 function watch(...args: string[]): Watcher {
-	const child = cli.spawn(["route", "--watch", "--json", "--vault", v.dir, ...args]);
-	const lines: string[] = [];
-	const errors: string[] = [];
-	const collect = (into: string[]) => {
-		let buffer = "";
-		return (chunk: Buffer) => {
-			buffer += chunk.toString("utf8");
-			const parts = buffer.split("\n");
-			buffer = parts.pop() ?? "";
-			into.push(...parts);
-		};
-	};
-	child.stdout?.on("data", collect(lines));
-	child.stderr?.on("data", collect(errors));
-	const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-	return { child, lines, errors, closed };
+	return watching(cli.spawn(["route", "--watch", "--json", "--vault", v.dir, ...args]));
 }
 
 async function stop(watcher: Watcher): Promise<void> {

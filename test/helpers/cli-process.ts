@@ -18,6 +18,27 @@ export interface Watcher {
 	closed: Promise<number | null>;
 }
 
+/** Appends each whole line `stream` prints to `into`, as it comes. */
+export function collectLines(stream: NodeJS.ReadableStream | null, into: string[]): void {
+	let buffer = "";
+	stream?.on("data", (chunk: Buffer) => {
+		buffer += chunk.toString("utf8");
+		const parts = buffer.split("\n");
+		buffer = parts.pop() ?? "";
+		into.push(...parts);
+	});
+}
+
+/** A started `a2a route --watch` child, with the lines it prints on stdout and stderr collected. */
+export function watching(child: ChildProcess): Watcher {
+	const lines: string[] = [];
+	const errors: string[] = [];
+	collectLines(child.stdout, lines);
+	collectLines(child.stderr, errors);
+	const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+	return { child, lines, errors, closed };
+}
+
 export interface SpawnOptions {
 	env?: Record<string, string>;
 	prefix?: string[];
@@ -69,22 +90,7 @@ export function useCliBundle(): CliBundle {
 		path: () => bundle,
 		spawn: spawnCli,
 		startWatcher(dir, options = {}) {
-			const child = spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir, ...(options.extra ?? [])], options);
-			const lines: string[] = [];
-			const errors: string[] = [];
-			const collect = (into: string[]) => {
-				let buffer = "";
-				return (chunk: Buffer) => {
-					buffer += chunk.toString("utf8");
-					const parts = buffer.split("\n");
-					buffer = parts.pop() ?? "";
-					into.push(...parts);
-				};
-			};
-			child.stdout?.on("data", collect(lines));
-			child.stderr?.on("data", collect(errors));
-			const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-			return { child, lines, errors, closed };
+			return watching(spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir, ...(options.extra ?? [])], options));
 		},
 	};
 }
