@@ -11,7 +11,6 @@ import { stampDead } from "../../src/core/stamps";
 import type { Router } from "../../src/router/router";
 import type { KeyedLock } from "./keyed-lock";
 import { messageToRequest } from "./mapping/message-to-request";
-import { readRoutingMetadata } from "./mapping/routing-extension";
 import { noteToTask } from "./mapping/note-to-task";
 import type { VaultTasks } from "./vault-tasks";
 
@@ -61,7 +60,7 @@ export class GatewayWriter {
 			if (mapped.kind === "content") throw new ContentTypeNotSupportedError(mapped.message);
 			throw new RequestMalformedError(mapped.message);
 		}
-		if (this.joinsForeignTrace(message, mapped.request.envelope.trace_id, gateway)) {
+		if (this.joinsForeignTrace(mapped.joined, mapped.request.envelope.trace_id, gateway)) {
 			throw new RequestMalformedError(`contextId "${message.contextId.slice(0, 80)}" (or the routing metadata's trace_id) names a conversation of this vault that no A2A client started: leave both empty to start a new one, or give the contextId of one of your tasks`);
 		}
 		const text = serialiseMessage(mapped.request);
@@ -86,14 +85,12 @@ export class GatewayWriter {
 	 * Otherwise a client could join an internal trace and be taken for the requester an answer
 	 * without in_reply_to goes to.
 	 */
-	private joinsForeignTrace(message: A2aMessage, traceId: string, gateway: string): boolean {
-		const meta = readRoutingMetadata(message.metadata);
-		const byMetadata = meta.ok && meta.value.trace_id !== undefined;
-		if (message.contextId.trim() === "" && !byMetadata) return false;
+	private joinsForeignTrace(joined: "context" | "metadata" | null, traceId: string, gateway: string): boolean {
+		if (joined === null) return false;
 		const trace = this.router.index.inTrace(traceId);
 		if (trace.length === 0 || trace.some((e) => e.kind === "request" && e.sourceGroup === gateway)) return false;
 		const remote = (group: string | undefined) => group !== undefined && this.router.registry.groups.get(group)?.url !== undefined;
-		return !(byMetadata && trace.some((e) => e.kind === "request" && remote(e.targetGroup)));
+		return !(joined === "metadata" && trace.some((e) => e.kind === "request" && remote(e.targetGroup)));
 	}
 
 	/** The task of a refused message: the note it would have been, as a dead letter. */

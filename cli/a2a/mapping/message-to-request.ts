@@ -17,7 +17,8 @@ export const CONTEXT_ID_FIELD = "a2a_context_id";
 
 export type InboundProblem = { kind: "malformed" | "content" | "expired"; message: string };
 
-export type InboundMapping = { ok: true; request: RequestMessage; contextId: string } | ({ ok: false } & InboundProblem);
+/** `joined`: the trace was named by the client (its contextId, or the routing metadata's trace_id), and by which. */
+export type InboundMapping = { ok: true; request: RequestMessage; contextId: string; joined: "context" | "metadata" | null } | ({ ok: false } & InboundProblem);
 
 export interface InboundInput {
 	message: A2aMessage;
@@ -108,5 +109,5 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	// The client's contextId is given back as is; when it is not the trace itself the note keeps it.
 	const contextId = clientContext !== "" && clientContext.toLowerCase() !== traceId ? clientContext : traceId;
 	if (contextId !== traceId) request.extra[CONTEXT_ID_FIELD] = contextId;
-	return { ok: true, request, contextId };
+	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" ? "context" : null };
 }
