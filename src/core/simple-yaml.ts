@@ -13,6 +13,9 @@ const NUMERIC = /^[-+]?(?:\.[0-9]|[0-9]|\.inf|\.nan|0o|0x)/i;
 
 const NO_VALUE = Symbol("no value");
 
+/** Blank as YAML means it: spaces and tabs only (a no-break or ideographic space is content, not blank). */
+const BLANK = /^[ \t]*$/;
+
 /** One scalar as the core schema reads it, or NO_VALUE when this reader cannot be sure. */
 function scalar(raw: string): unknown {
 	const text = raw.replace(/[ \t]+$/, "");
@@ -48,7 +51,7 @@ export function parseSimpleYaml(yaml: string): Record<string, unknown> | null {
 		if (item) {
 			if (listKey === null) return null;
 			const value = scalar(item[1]);
-			if (value === NO_VALUE || item[1].trim() === "" || item[1].startsWith("- ")) return null;
+			if (value === NO_VALUE || BLANK.test(item[1]) || item[1].startsWith("- ")) return null;
 			list ??= [];
 			list.push(value);
 			continue;
@@ -59,7 +62,7 @@ export function parseSimpleYaml(yaml: string): Record<string, unknown> | null {
 		const match = KEY_LINE.exec(line);
 		if (!match || Object.prototype.hasOwnProperty.call(out, match[1]) || match[1] === "__proto__") return null;
 		const rawValue = match[2] ?? "";
-		if (rawValue.trim() === "") {
+		if (BLANK.test(rawValue)) {
 			listKey = match[1];
 			setOwn(out, match[1], null);
 			continue;
