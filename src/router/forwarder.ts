@@ -229,6 +229,8 @@ export class Forwarder {
 			[read, fields] = recorded;
 		}
 		let wait = this.options.pollMs?.first ?? 10;
+		/** The attempt in which the remote forgot the task and was sent the message again (once per attempt). */
+		let resentIn: unknown = null;
 		while (reading.kind === "pending") {
 			const deadline = this.deadlineOf(fields);
 			const now = this.router.now();
@@ -245,7 +247,15 @@ export class Forwarder {
 			if (this.router.now() >= deadline) continue;
 			const asked = await this.getTask(group, reading.taskId, deadline);
 			if (asked === "not_found") {
-				// The remote forgot the task (it restarted without keeping tasks): the same message again.
+				if (resentIn === (fields.attempt ?? 1)) {
+					// Forgotten again: this remote does not keep its tasks. Rule 8 decides at expires_at.
+					this.problems.push({ path: entry.path, error: `${group.id} (${group.url ?? ""}) does not know its task ${reading.taskId ?? ""} any more, after the message was sent again; rule 8 tries again at expires_at` });
+					await this.sleep(deadline - this.router.now(), this.abort.signal);
+					this.check();
+					continue;
+				}
+				// The remote forgot the task (it restarted without keeping tasks): the same message again, once per attempt.
+				resentIn = fields.attempt ?? 1;
 				const again = await this.send(group, read, fields);
 				if (again !== null) reading = again;
 			} else if (asked !== null) reading = asked;

@@ -150,6 +150,23 @@ describe("the forwarder", () => {
 		expect(answer).toMatchObject({ in_reply_to: id, status: "success", remote_task_id: `t2-${id}` });
 	});
 
+	it("a remote that forgets every task is sent the message again once per attempt, not on every poll, and the pass says why", async () => {
+		const v = await vaultWithRemote();
+		const id = await send(v, "Do you keep tasks?");
+		const remote = new ScriptedRemote({ send: (m) => Promise.resolve(working(`t-${m}`)), getTask: () => Promise.resolve({ ok: false, kind: "not_found", reason: "unknown task" }) });
+		const r = await router(v, remote);
+		await r.pass();
+		await until("the second GetTask", () => remote.gets.length >= 2);
+		// Polls are 1 to 5 ms apart here: a forwarder that re-sent on every "not found" would have sent dozens of times by now.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(remote.sends).toEqual([id, id]);
+		expect(remote.gets).toHaveLength(2);
+		const report = await r.pass();
+		expect(report.failures.map((f) => f.error).join("\n")).toContain("does not know its task");
+		const [request] = await fms(v, "A2A/groups/remote-x/inbox");
+		expect(request).toMatchObject({ message_id: id, state: "forwarded", attempt: 1 });
+	});
+
 	it("a router stopped between its send and its record: the next one finds the task by the message, sends nothing again, and the answer arrives", async () => {
 		const v = await vaultWithRemote();
 		const id = await send(v, "Did you get it?");
