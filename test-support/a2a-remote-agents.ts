@@ -12,10 +12,13 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 // (INPUT_REQUIRED); `big` answers with more than 1 MB of text; `files` answers with file bytes (a
 // CSV named with a path that climbs out, and a binary file); `held` does the work like `echo` but
 // holds the HTTP answer to SendMessage until the test releases it (the caller never learns the
-// task). Every execution and every JSON-RPC call is counted, so tests can tell how often
-// a request was sent. `close` ends held tasks and the server.
+// task); `endless` answers SendMessage with a body that never ends (until the caller hangs up or 64
+// MB went out); `elsewhere` is an echo agent whose card names its endpoint on a second port of the
+// same machine (another address, as a card may claim). Every execution and every JSON-RPC call is
+// counted, with the port it came to and whether it carried a token, so tests can tell how often a
+// request was sent and where. `close` ends held tasks and both listeners.
 
-export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big", "files", "held"] as const;
+export const AGENT_KINDS = ["echo", "slow", "failing", "input", "big", "files", "held", "endless", "elsewhere"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export const FAILING_REASON = "the disk of the remote agent is full";
@@ -45,8 +48,10 @@ export interface RemoteAgentServer {
 	/** The base URL of an agent (ends with `/`). */
 	url(kind: AgentKind): string;
 	executions: Execution[];
-	/** JSON-RPC calls received, by method, in order. */
-	calls: { kind: AgentKind; method: string }[];
+	/** JSON-RPC calls received, by method, in order: `elsewhere` when they came to the second port, `token` when they carried one. */
+	calls: { kind: AgentKind; method: string; elsewhere: boolean; token: boolean }[];
+	/** Bytes `endless` wrote before its caller hung up. */
+	endlessBytes(): number;
 	/** Lets every held `slow` task complete and every held `held` answer go (now and from now on). */
 	releaseSlow(): void;
 	close(): Promise<void>;
@@ -141,6 +146,24 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 	});
 }
 
+/** A JSON-RPC answer that never ends: text in 64 KB chunks until the caller hangs up or 64 MB went out. */
+function endless(res: http.ServerResponse, wrote: (bytes: number) => void): void {
+	const chunk = "x".repeat(64 * 1024);
+	let sent = 0;
+	res.writeHead(200, { "Content-Type": "application/json" });
+	res.write('{"jsonrpc":"2.0","id":1,"result":{"message":{"parts":[{"text":"');
+	const more = () => {
+		while (!res.destroyed && sent < 64 * 1024 * 1024) {
+			sent += chunk.length;
+			wrote(chunk.length);
+			if (!res.write(chunk)) return void res.once("drain", more);
+		}
+		res.end();
+	};
+	res.on("close", () => res.destroy());
+	more();
+}
+
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
 	res.writeHead(status, { "Content-Type": "application/json" });
 	res.end(JSON.stringify(body));
@@ -153,17 +176,21 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 	const port = (server.address() as { port: number }).port;
 	const base = `http://127.0.0.1:${port}`;
 	const executions: Execution[] = [];
-	const calls: { kind: AgentKind; method: string }[] = [];
+	const calls: RemoteAgentServer["calls"] = [];
+	const decoy = http.createServer();
+	await new Promise<void>((resolve) => decoy.listen(0, "127.0.0.1", resolve));
+	const elsewhere = `http://127.0.0.1:${(decoy.address() as { port: number }).port}`;
+	let endlessBytes = 0;
 	const held = new Set<() => void>();
 	let released = false;
 	const shared = { executions, held, released: () => released };
 	const agents = new Map<string, { kind: AgentKind; card: AgentCard; transport: JsonRpcTransportHandler }>();
 	for (const kind of AGENT_KINDS) {
 		const mount = `/agents/${kind}/`;
-		const agentCard = card(kind, `${base}${mount}`);
+		const agentCard = card(kind, `${kind === "elsewhere" ? elsewhere : base}${mount}`);
 		agents.set(mount, { kind, card: agentCard, transport: new JsonRpcTransportHandler(new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new Agent(kind, shared))) });
 	}
-	server.on("request", (req, res) => {
+	const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
 		void (async () => {
 			const path = (req.url ?? "/").split("?")[0];
 			const mount = path.endsWith("/.well-known/agent-card.json") ? path.slice(0, -".well-known/agent-card.json".length) : path;
@@ -172,7 +199,8 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 			if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) return sendJson(res, 401, { error: "unauthorized" });
 			if (req.method === "GET") return sendJson(res, 200, AgentCard.toJSON(agent.card));
 			const body = JSON.parse(await readBody(req)) as { id?: unknown; method?: string };
-			calls.push({ kind: agent.kind, method: body.method ?? "?" });
+			calls.push({ kind: agent.kind, method: body.method ?? "?", elsewhere: req.socket.localPort !== port, token: req.headers.authorization !== undefined });
+			if (agent.kind === "endless" && body.method === "SendMessage") return endless(res, (n) => (endlessBytes += n));
 			const user = options.token !== undefined ? { isAuthenticated: true, userName: "bearer" } : new UnauthenticatedUser();
 			const context = new ServerCallContext({ user, requestedVersion: (req.headers[A2A_VERSION_HEADER.toLowerCase()] as string | undefined) || undefined, requestedExtensions: Extensions.parseServiceParameter(req.headers[HTTP_EXTENSION_HEADER.toLowerCase()] as string | undefined) });
 			try {
@@ -188,7 +216,9 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 			if (!res.headersSent) sendJson(res, 500, { error: String(error) });
 			else res.end();
 		});
-	});
+	};
+	server.on("request", onRequest);
+	decoy.on("request", onRequest);
 	const releaseSlow = () => {
 		released = true;
 		for (const resolve of held) resolve();
@@ -198,12 +228,14 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 		url: (kind) => `${base}/agents/${kind}/`,
 		executions,
 		calls,
+		endlessBytes: () => endlessBytes,
 		releaseSlow,
-		close: () =>
-			new Promise<void>((resolve, reject) => {
-				releaseSlow();
-				server.closeAllConnections();
-				server.close((err) => (err ? reject(err) : resolve()));
-			}),
+		close: async () => {
+			releaseSlow();
+			for (const listener of [server, decoy]) {
+				listener.closeAllConnections();
+				await new Promise<void>((resolve, reject) => listener.close((err) => (err ? reject(err) : resolve())));
+			}
+		},
 	};
 }

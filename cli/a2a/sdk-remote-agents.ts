@@ -2,17 +2,20 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ListTasksResponse, Message, SendMessageRequest, Task, TaskState } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
 import { TaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
 import { taskWithMessage } from "../../src/core/a2a-wire";
 import type { WireMessage, WireSendParams, WireSendResult, WireTask } from "../../src/core/a2a-wire";
 import type { GroupEntry } from "../../src/core/registry";
+import { MAX_REMOTE_RESPONSE_BYTES } from "../../src/core/remote-answer";
+import { tokenRefusal } from "../../src/core/remote-request";
 import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
 
 // The CLI's way to call remote A2A agents (src/router/remote-agents.ts): the official @a2a-js/sdk
 // client, one per group and URL, with the group's `token_file:` read into `Authorization: Bearer`
-// (for the card and every call). Only http(s) URLs are called (the registry refuses others too). A
+// (for the card and every call, only to the registry url's address). An answer is read up to the
+// relay's 1 MB limit and no further. Only http(s) URLs are called (the registry refuses others too). A
 // token file is read relative to the vault folder (`~/` is the home folder); its content never
 // appears in an error.
 
@@ -20,7 +23,7 @@ import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
 export const NODE_TIMERS = { set: (callback: () => void, ms: number): unknown => setTimeout(callback, ms), clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout) };
 
 const HTTP_STATUS = /HTTP error for \S+! Status: (\d{3})/;
-/** How long an agent card may take to arrive. */
+/** How long an agent card may take to arrive, by default. */
 const CARD_TIMEOUT_MS = 10_000;
 const CARD_STATUS = /Failed to fetch Agent Card from .*: (\d{3})$/;
 
@@ -29,8 +32,47 @@ export function agentBaseUrl(url: string): string {
 	return url.endsWith("/") ? url : `${url}/`;
 }
 
+/** A call the relay itself refuses to make (the agent's card names another address for a group with a token). */
+class RemoteRefusal extends Error {}
+
+/** The answer grew past the relay's limit: reading stopped there. */
+class TooLarge extends Error {
+	constructor(readonly bytes: number) {
+		super(`the answer reached ${bytes} bytes; the relay stopped reading it`);
+	}
+}
+
+/** The response with a body that errors with TooLarge once more than `limit` bytes came (or were announced). */
+function capped(response: Response, limit: number): Response {
+	const announced = Number(response.headers.get("content-length") ?? "");
+	if (announced > limit) {
+		void response.body?.cancel();
+		throw new TooLarge(announced);
+	}
+	const body = response.body;
+	if (!body) return response;
+	const reader = body.getReader();
+	let seen = 0;
+	const stream = new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			const { done, value } = await reader.read();
+			if (done) return controller.close();
+			seen += value.byteLength;
+			if (seen > limit) {
+				await reader.cancel();
+				return controller.error(new TooLarge(seen));
+			}
+			controller.enqueue(value);
+		},
+		cancel: (reason) => reader.cancel(reason),
+	});
+	return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 function classify(error: unknown): RemoteCall {
 	const reason = error instanceof Error ? error.message : String(error);
+	if (error instanceof TooLarge) return { ok: false, kind: "too_large", bytes: error.bytes, reason };
+	if (error instanceof RemoteRefusal) return { ok: false, kind: "refused", reason };
 	if (error instanceof TaskNotFoundError) return { ok: false, kind: "not_found", reason };
 	if (isJsonRpcError(error)) return { ok: false, kind: "refused", reason };
 	const status = HTTP_STATUS.exec(reason)?.[1] ?? CARD_STATUS.exec(reason)?.[1];
@@ -47,7 +89,10 @@ function classify(error: unknown): RemoteCall {
 export class SdkRemoteAgents implements RemoteAgents {
 	private readonly clients = new Map<string, Promise<Client>>();
 
-	constructor(private readonly vaultDir: string) {}
+	constructor(
+		private readonly vaultDir: string,
+		private readonly cardTimeoutMs = CARD_TIMEOUT_MS,
+	) {}
 
 	private async token(group: GroupEntry): Promise<string | null> {
 		if (group.tokenFile === undefined) return null;
@@ -65,17 +110,24 @@ export class SdkRemoteAgents implements RemoteAgents {
 
 	private async makeClient(group: GroupEntry, url: string): Promise<Client> {
 		const token = await this.token(group);
-		const withToken = (init?: RequestInit): RequestInit => {
-			if (token === null) return init ?? {};
-			const headers = new Headers(init?.headers);
-			headers.set("Authorization", `Bearer ${token}`);
-			return { ...init, headers };
-		};
+		// Every call's answer is read within the relay's limit, and the token goes only to the registry url's address.
+		const guarded =
+			(timeoutMs?: number): typeof fetch =>
+			async (input, init) => {
+				const target = input instanceof Request ? input.url : String(input);
+				const headers = new Headers(init?.headers);
+				if (token !== null) {
+					const refusal = tokenRefusal(group.id, url, target);
+					if (refusal !== null) throw new RemoteRefusal(refusal);
+					headers.set("Authorization", `Bearer ${token}`);
+				}
+				const signal = init?.signal ?? (timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs));
+				return capped(await fetch(input, { ...init, headers, signal }), MAX_REMOTE_RESPONSE_BYTES);
+			};
 		// The card is read once per client, within a bound: an agent that never answers it must not keep a one-off `a2a route` alive.
-		const cardFetch: typeof fetch = (input, init) => fetch(input, { ...withToken(init), signal: init?.signal ?? AbortSignal.timeout(CARD_TIMEOUT_MS) });
-		const cardResolver = new DefaultAgentCardResolver({ fetchImpl: cardFetch });
-		const fetchImpl: typeof fetch = (input, init) => fetch(input, withToken(init));
-		const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, token === null ? { cardResolver } : { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver });
+		const cardResolver = new DefaultAgentCardResolver({ fetchImpl: guarded(this.cardTimeoutMs) });
+		const fetchImpl = guarded();
+		const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })], cardResolver });
 		return new ClientFactory(options).createFromUrl(agentBaseUrl(url));
 	}
 

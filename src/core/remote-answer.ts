@@ -132,7 +132,7 @@ export function readRemoteResult(result: WireSendResult, remote: string): Remote
 
 /** The answer to a request whose remote answered with more than MAX_REMOTE_RESPONSE_BYTES. */
 export function tooLargeAnswer(remote: string, bytes: number): RemoteAnswer {
-	return error(REMOTE_ERROR.tooLarge, `${remote} answered with ${bytes} bytes; the relay refuses answers over ${MAX_REMOTE_RESPONSE_BYTES} bytes (1 MB)`);
+	return error(REMOTE_ERROR.tooLarge, `${remote} answered with ${bytes} bytes or more; the relay refuses answers over ${MAX_REMOTE_RESPONSE_BYTES} bytes (1 MB) and reads no further`);
 }
 
 /** The answer to a request the remote refused outright (a JSON-RPC error, a bad token...). */

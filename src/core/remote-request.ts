@@ -38,6 +38,27 @@ function artifactPart(item: string): WirePart {
 	return { url: item, filename: basename(path) || path, metadata: { vault_path: path } };
 }
 
+/** The scheme, host and port of an http(s) URL, or null when it is not one. */
+function originOf(url: string): string | null {
+	const match = /^(https?):\/\/([^/?#]*)/i.exec(url);
+	if (!match) return null;
+	const scheme = match[1].toLowerCase();
+	const host = match[2].replace(/^[^@]*@/, "").toLowerCase();
+	const defaultPort = scheme === "https" ? ":443" : ":80";
+	return `${scheme}://${host.endsWith(defaultPort) ? host.slice(0, -defaultPort.length) : host}`;
+}
+
+/**
+ * Why a group's bearer token may not go to `target`, or null when it may. The token goes only to
+ * the scheme, host and port of the group's registry `url:`: an agent card is the remote's word, and
+ * a card naming another address must not collect the token.
+ */
+export function tokenRefusal(groupId: string, groupUrl: string, target: string): string | null {
+	const home = originOf(groupUrl);
+	if (home !== null && originOf(target) === home) return null;
+	return `the agent card of ${groupId} names ${target}, on another address than its registry url ${home ?? groupUrl}; the group's token is sent only there (set url: to the agent's own address)`;
+}
+
 /** The chain that led to `target`: the note's route without the target at its end. */
 export function routeBefore(route: unknown, target: string): string[] {
 	const list = Array.isArray(route) ? route.filter((g): g is string => typeof g === "string") : [];

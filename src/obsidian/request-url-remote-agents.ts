@@ -4,13 +4,15 @@ import { ROUTING_EXTENSION } from "../core/a2a-routing";
 import { A2A_METHOD, A2A_VERSION, taskWithMessage } from "../core/a2a-wire";
 import type { WireSendParams, WireSendResult, WireTask } from "../core/a2a-wire";
 import type { GroupEntry } from "../core/registry";
+import { tokenRefusal } from "../core/remote-request";
 import { isPlainObject } from "../core/text";
 import type { RemoteAgents, RemoteCall } from "../router/remote-agents";
 
 // The plugin's way to call remote A2A agents (src/router/remote-agents.ts): A2A v1.0 JSON-RPC over
 // HTTP through Obsidian's requestUrl (desktop and mobile, no CORS), with no SDK in main.js. The
 // agent's card is read once per group (its JSON-RPC interface URL); a group's `token_file:` is a
-// vault file whose text is sent as `Authorization: Bearer`. Only http(s) URLs are called.
+// vault file whose text is sent as `Authorization: Bearer`, only to the registry url's address (a
+// card naming another is refused). Only http(s) URLs are called.
 
 /** JSON-RPC's "task not found" of A2A. */
 const TASK_NOT_FOUND = -32001;
@@ -81,6 +83,8 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 		const rpc = interfaces.find((i): i is { url: string } => isPlainObject(i) && i.protocolBinding === "JSONRPC" && typeof i.url === "string");
 		const url = rpc?.url ?? base;
 		if (!/^https?:\/\//i.test(url)) return { ok: false, kind: "refused", reason: `the agent's card names ${url}, which is not an http(s) address` };
+		const refusal = group.tokenFile === undefined ? null : tokenRefusal(group.id, base, url);
+		if (refusal !== null) return { ok: false, kind: "refused", reason: refusal };
 		this.endpoints.set(base, url);
 		return url;
 	}

@@ -316,6 +316,7 @@ export class Forwarder {
 			this.problems.push({ path: read.info.path, error: `${group.id} (${group.url ?? ""}) did not take the request: ${result.reason}; rule 8 tries again at expires_at` });
 			return null;
 		}
+		if (result.kind === "too_large") return { kind: "final", answer: tooLargeAnswer(group.id, result.bytes) };
 		return { kind: "final", answer: refusedAnswer(group.id, result.reason) };
 	}
 
@@ -326,6 +327,7 @@ export class Forwarder {
 		if (result.ok) return this.reading(result, group);
 		if (result.kind === "not_found") return "not_found";
 		if (result.kind === "refused") return { kind: "final", taskId, answer: refusedAnswer(group.id, result.reason) };
+		if (result.kind === "too_large") return { kind: "final", taskId, answer: tooLargeAnswer(group.id, result.bytes) };
 		return null;
 	}
 

@@ -14,7 +14,9 @@ export type RemoteCall =
 	 * a timeout): try again later. `refused`: the agent answered with an error (JSON-RPC error, HTTP
 	 * 4xx, a bad token): trying again gives the same. `not_found`: GetTask does not know the task.
 	 */
-	| { ok: false; kind: "transport" | "refused" | "not_found"; reason: string };
+	| { ok: false; kind: "transport" | "refused" | "not_found"; reason: string }
+	/** The answer was larger than MAX_REMOTE_RESPONSE_BYTES (`bytes`: as much as was read or announced). */
+	| { ok: false; kind: "too_large"; bytes: number; reason: string };
 
 export interface RemoteAgents {
 	/** SendMessage to the group's agent. */

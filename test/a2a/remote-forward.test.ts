@@ -112,6 +112,42 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answer.text.length).toBeLessThan(5000);
 	});
 
+	it("an answer that never ends is read up to 1 MB and no further: an error response says so", async () => {
+		const v = await h.vault(withRemote("endless"));
+		const id = await send(v, "remote-endless", "Talk forever");
+		const routed = await a2a(v.dir, "route");
+		expect(routed.code, routed.stderr.join("\n")).toBe(0);
+		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "error", error_code: "RESPONSE_TOO_LARGE" });
+		expect(String(answer.fm.error_message)).toContain("reads no further");
+		// The relay hung up soon after 1 MB: the agent did not get to write its 64 MB.
+		expect(remote.endlessBytes()).toBeGreaterThan(0);
+		expect(remote.endlessBytes()).toBeLessThan(16 * 1024 * 1024);
+	});
+
+	it("a card that names another address gets no token: the request is refused with the reason, nothing goes there", async () => {
+		await remote.close();
+		remote = await startRemoteAgents({ token: TOKEN });
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_file: secrets/elsewhere.token\n`));
+		await v.write("secrets/elsewhere.token", `${TOKEN}\n`);
+		const id = await send(v, "remote-elsewhere", "Where does my token go?");
+		await a2a(v.dir, "route");
+		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "error", error_code: "REMOTE_ERROR" });
+		expect(String(answer.fm.error_message)).toContain("on another address than its registry url");
+		expect(remote.calls.filter((c) => c.elsewhere)).toEqual([]);
+		expect(remote.executions).toEqual([]);
+	});
+
+	it("without a token, a card that names another address is followed (the control of the test above)", async () => {
+		const v = await h.vault(withRemote("elsewhere"));
+		const id = await send(v, "remote-elsewhere", "Follow the card");
+		await a2a(v.dir, "route");
+		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "success" });
+		expect(remote.calls.filter((c) => c.elsewhere).map((c) => c.method)).toContain("SendMessage");
+	});
+
 	it("a group's token_file is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
 		await remote.close();
 		remote = await startRemoteAgents({ token: TOKEN });

@@ -70,6 +70,19 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(String(fm.error_message)).toContain(FAILING_REASON);
 	});
 
+	it("a card that names another address gets no token from the plugin either: the request is refused with the reason", async () => {
+		await remote.close();
+		const token = "plugin-token-0123456789abcdef";
+		remote = await startRemoteAgents({ token });
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_file: secrets/elsewhere.token\n`), "secrets/elsewhere.token": `${token}\n` });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-9", target_group: "remote-elsewhere" }));
+		const [answer] = await inboxHolds(1);
+		const fm = await b.frontmatter(answer);
+		expect(fm).toMatchObject({ in_reply_to: "p-9", status: "error", error_code: "REMOTE_ERROR" });
+		expect(String(fm.error_message)).toContain("on another address than its registry url");
+		expect(remote.calls.filter((c) => c.elsewhere)).toEqual([]);
+	});
+
 	it("the sidebar's message flow shows a remote group with its URL and the request forwarded to it while it is in flight", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": withRemotes() });
 		expect(b.host.executeCommand("a2a-relay:open-agent-status")).toBe(true);
