@@ -226,6 +226,30 @@ export class NodeVault implements VaultPort {
 		}
 	}
 
+	async createBytes(vaultPath: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
+		const full = this.abs(vaultPath);
+		this.ensureParent(full);
+		const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		const temp = this.writeTemp(full, content);
+		let created: boolean;
+		try {
+			fs.linkSync(temp, full);
+			created = true;
+		} catch (error) {
+			if (isCode(error, "EEXIST")) created = false;
+			else if (isCode(error, ...NO_LINKS)) created = this.createWithoutLinks(full, content);
+			else throw error;
+		} finally {
+			unlinkQuietly(temp);
+		}
+		if (created) return "created";
+		try {
+			return fs.readFileSync(full).equals(content) ? "same" : "taken";
+		} catch {
+			return "taken";
+		}
+	}
+
 	/** Exclusive create where the file system has no hard links: never overwrites, but is not atomic for readers. */
 	private createWithoutLinks(full: string, content: string | Buffer): boolean {
 		try {

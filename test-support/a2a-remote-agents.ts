@@ -25,6 +25,8 @@ export const FAILING_REASON = "the disk of the remote agent is full";
 export const INPUT_QUESTION = "Which database should the schema target?";
 /** The text file `files` sends, under a name that tries to climb out of any folder. */
 export const SENT_FILE = { name: "../../etc/report.csv", text: "id,name\n1,Ada\n" };
+/** The binary file `files` sends as photo.jpg (a JPEG's first bytes, not UTF-8). */
+export const SENT_PHOTO = Uint8Array.from([0xff, 0xd8, 0x00, 0x10]);
 /** What `big` answers: 1.1 MB of text. */
 export const BIG_ANSWER_BYTES = 1_100_000;
 
@@ -97,7 +99,7 @@ class Agent implements AgentExecutor {
 			this.kind === "files"
 				? [
 						{ content: { $case: "raw", value: Buffer.from(SENT_FILE.text) }, metadata: undefined, filename: SENT_FILE.name, mediaType: "text/csv" },
-						{ content: { $case: "raw", value: Buffer.from([0xff, 0xd8, 0x00, 0x10]) }, metadata: undefined, filename: "photo.jpg", mediaType: "image/jpeg" },
+						{ content: { $case: "raw", value: Buffer.from(SENT_PHOTO) }, metadata: undefined, filename: "photo.jpg", mediaType: "image/jpeg" },
 					]
 				: [];
 		bus.publish(

@@ -1,8 +1,8 @@
 import { shortHash } from "./hash";
 
-// File bytes a remote agent sends in its answer (A2A `raw` parts) are data: they are saved, when
-// they are text, under the requester's `artifacts/` folder with a name made safe here, never at a
-// path the remote chose; bytes that are not UTF-8 text are listed, not saved (notes are text).
+// File bytes a remote agent sends in its answer (A2A `raw` parts) are data: they are saved as they
+// came (text, an image, a PDF) under the requester's `artifacts/` folder with a name made safe here,
+// never at a path the remote chose.
 
 export interface RemoteFile {
 	/** The name the remote gave (untrusted). */
@@ -11,7 +11,7 @@ export interface RemoteFile {
 	base64: string;
 }
 
-export type RemoteFileText = { ok: true; text: string } | { ok: false; reason: string };
+export type RemoteFileBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name replaces
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|#^[\]]/g;
@@ -38,21 +38,12 @@ export function artifactNames(name: string, count = 50): string[] {
 	return Array.from({ length: count }, (_, i) => (i === 0 ? safe : `${stem}-${i + 1}${ext}`));
 }
 
-/** The file's text, when its bytes are UTF-8 text. */
-export function remoteFileText(file: RemoteFile): RemoteFileText {
-	let binary: string;
+/** The file's bytes, as the remote sent them. */
+export function remoteFileBytes(file: RemoteFile): RemoteFileBytes {
 	try {
-		binary = atob(file.base64);
+		const binary = atob(file.base64);
+		return { ok: true, bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)) };
 	} catch {
 		return { ok: false, reason: "its bytes are not valid base64" };
-	}
-	const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-	try {
-		const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-		// eslint-disable-next-line no-control-regex -- NUL marks a binary file
-		if (/\u0000/.test(text)) return { ok: false, reason: `${bytes.length} bytes of binary content, not saved (notes hold text)` };
-		return { ok: true, text };
-	} catch {
-		return { ok: false, reason: `${bytes.length} bytes of binary content, not saved (notes hold text)` };
 	}
 }

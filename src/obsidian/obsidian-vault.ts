@@ -84,6 +84,35 @@ export class ObsidianVault implements VaultPort {
 		}
 	}
 
+	async createBytes(path: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
+		const target = normalizePath(path);
+		if (this.reserved.has(target)) return "taken";
+		this.reserved.add(target);
+		try {
+			if (await this.taken(target)) return (await this.holds(target, bytes)) ? "same" : "taken";
+			await this.ensureFolder(dirname(target));
+			try {
+				await this.app.vault.createBinary(target, bytes.slice().buffer);
+				return "created";
+			} catch (error) {
+				if (await this.taken(target)) return (await this.holds(target, bytes)) ? "same" : "taken";
+				throw error;
+			}
+		} finally {
+			this.reserved.delete(target);
+		}
+	}
+
+	/** True when the file at `path` holds exactly `bytes`. */
+	private async holds(path: string, bytes: Uint8Array): Promise<boolean> {
+		try {
+			const held = new Uint8Array(await this.app.vault.adapter.readBinary(path));
+			return held.length === bytes.length && held.every((byte, i) => byte === bytes[i]);
+		} catch {
+			return false;
+		}
+	}
+
 	async move(from: string, to: string): Promise<MoveResult> {
 		const file = this.file(from);
 		const target = normalizePath(to);

@@ -6,7 +6,7 @@ import { serialiseMessage } from "../core/message-serialise";
 import { basename, joinPath } from "../core/paths";
 import { remoteResponse, remoteResponseId } from "../core/remote-answer";
 import type { RemoteAnswer } from "../core/remote-answer";
-import { artifactNames, remoteFileText, safeArtifactName } from "../core/remote-files";
+import { artifactNames, remoteFileBytes, safeArtifactName } from "../core/remote-files";
 import { stampAnswered, stampDead, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import type { PassContext } from "./pass-context";
 
@@ -86,9 +86,9 @@ export class ForwardOutcomes {
 	}
 
 	/**
-	 * The file bytes of an answer, saved as text under the requester's `artifacts/` folder (safe
+	 * The file bytes of an answer, saved as they came under the requester's `artifacts/` folder (safe
 	 * names, never over another file; the same file saved again after a crash is found, not doubled)
-	 * and listed with the answer's artifacts; a file that is not text is named in the answer, not saved.
+	 * and listed with the answer's artifacts; a file that cannot be saved is named in the answer with why.
 	 */
 	private async saveFiles(requester: string, answer: RemoteAnswer): Promise<RemoteAnswer> {
 		if (answer.files.length === 0) return answer;
@@ -97,7 +97,7 @@ export class ForwardOutcomes {
 		const artifacts = [...answer.artifacts];
 		const unsaved: string[] = [];
 		for (const file of answer.files) {
-			const content = remoteFileText(file);
+			const content = remoteFileBytes(file);
 			if (!content.ok || groupFolder === null) {
 				unsaved.push(`- ${safeArtifactName(file.name)}: ${content.ok ? "no folder to save it in" : content.reason}`);
 				continue;
@@ -107,7 +107,7 @@ export class ForwardOutcomes {
 			let saved: string | null = null;
 			for (const name of artifactNames(file.name)) {
 				const path = joinPath(folder, name);
-				if ((await router.port.create(path, content.text)) || (await router.port.read(path))?.text === content.text) {
+				if ((await router.port.createBytes(path, content.bytes)) !== "taken") {
 					saved = path;
 					break;
 				}

@@ -64,6 +64,12 @@ export interface VaultPort {
 	 * keep bytes the text could not represent.
 	 */
 	create(path: string, text: string, basis?: ReadFile): Promise<boolean>;
+	/**
+	 * Creates a file with these bytes (an attachment: an image, a PDF), at once and never over another
+	 * file, making missing parent folders. "same" when the path holds exactly these bytes already (the
+	 * same file saved before), "taken" when it holds anything else.
+	 */
+	createBytes(path: string, bytes: Uint8Array): Promise<"created" | "same" | "taken">;
 	/** Moves a file; never overwrites ("exists"), also when two moves race for one name. */
 	move(from: string, to: string): Promise<MoveResult>;
 	/** Replaces a file's text at once, only if the file is still the one `expected` read ("changed" otherwise). */

@@ -78,8 +78,7 @@ export class FileSystemAdapter {
 	}
 
 	async readBinary(normalizedPath: string): Promise<ArrayBuffer> {
-		const bytes = new TextEncoder().encode(await this.disk.read(normalizedPath));
-		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+		return (await this.disk.readBytes(normalizedPath)).slice().buffer as ArrayBuffer;
 	}
 
 	async write(normalizedPath: string, data: string, options?: DataWriteOptions): Promise<void> {
@@ -88,7 +87,8 @@ export class FileSystemAdapter {
 	}
 
 	async writeBinary(normalizedPath: string, data: ArrayBuffer, options?: DataWriteOptions): Promise<void> {
-		await this.write(normalizedPath, new TextDecoder().decode(data), options);
+		await this.disk.write(normalizedPath, new Uint8Array(data.slice(0)), options);
+		this.changed(normalizedPath);
 	}
 
 	async append(normalizedPath: string, data: string, options?: DataWriteOptions): Promise<void> {

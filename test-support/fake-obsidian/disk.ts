@@ -34,8 +34,10 @@ export interface Disk {
 	stat(path: string): Promise<DiskStat | null>;
 	/** Throws an `ENOENT` error (with `code`) when the file is missing. */
 	read(path: string): Promise<string>;
-	/** Creates missing parent folders. Overwrites an existing file; throws `EISDIR` on a folder. */
-	write(path: string, data: string, options?: DiskWriteOptions): Promise<void>;
+	/** The file's bytes as stored (an attachment's, or a note's UTF-8); errors as `read`. */
+	readBytes(path: string): Promise<Uint8Array>;
+	/** Creates missing parent folders. Overwrites an existing file; throws `EISDIR` on a folder. Text is stored as UTF-8. */
+	write(path: string, data: string | Uint8Array, options?: DiskWriteOptions): Promise<void>;
 	/** Creates the file when missing. */
 	append(path: string, data: string): Promise<void>;
 	/** Recursive; no error when the folder exists; `EEXIST` when a file is in the way. */

@@ -4,7 +4,10 @@ import { diskKey, parentPath } from "./paths";
 
 interface FileEntry {
 	type: "file";
+	/** The text (UTF-8 decoding of `bytes` when the file was written as bytes). */
 	data: string;
+	/** The exact bytes of a file written as bytes. */
+	bytes?: Uint8Array;
 	ctime: number;
 	mtime: number;
 }
@@ -31,16 +34,18 @@ export class MemoryDisk implements Disk {
 	}
 
 	/** Synchronous seeding helper (creates parent folders). */
-	writeSync(path: string, data: string, options: DiskWriteOptions = {}): void {
+	writeSync(path: string, content: string | Uint8Array, options: DiskWriteOptions = {}): void {
 		const key = diskKey(path);
 		if (key === "") throw diskError("EISDIR", "open", path);
 		this.mkdirSync(parentPath(key));
 		const existing = this.entries.get(key);
 		if (existing?.type === "folder") throw diskError("EISDIR", "open", path);
 		const now = Date.now();
+		const bytes = typeof content === "string" ? undefined : content.slice();
 		this.entries.set(key, {
 			type: "file",
-			data,
+			data: bytes === undefined ? (content as string) : new TextDecoder().decode(bytes),
+			bytes,
 			ctime: options.ctime ?? existing?.ctime ?? now,
 			mtime: options.mtime ?? now,
 		});
@@ -73,7 +78,7 @@ export class MemoryDisk implements Disk {
 	async stat(path: string): Promise<DiskStat | null> {
 		const entry = this.entries.get(diskKey(path));
 		if (!entry) return null;
-		const size = entry.type === "file" ? encoder.encode(entry.data).length : 0;
+		const size = entry.type === "file" ? (entry.bytes ?? encoder.encode(entry.data)).length : 0;
 		return { type: entry.type, ctime: entry.ctime, mtime: entry.mtime, size };
 	}
 
@@ -84,7 +89,14 @@ export class MemoryDisk implements Disk {
 		return entry.data;
 	}
 
-	async write(path: string, data: string, options?: DiskWriteOptions): Promise<void> {
+	async readBytes(path: string): Promise<Uint8Array> {
+		const entry = this.entries.get(diskKey(path));
+		if (!entry) throw diskError("ENOENT", "open", path);
+		if (entry.type === "folder") throw diskError("EISDIR", "read", path);
+		return (entry.bytes ?? encoder.encode(entry.data)).slice();
+	}
+
+	async write(path: string, data: string | Uint8Array, options?: DiskWriteOptions): Promise<void> {
 		this.writeSync(path, data, options);
 	}
 

@@ -51,11 +51,21 @@ export class NodeDisk implements Disk {
 		}
 	}
 
-	async write(path: string, data: string, options: DiskWriteOptions = {}): Promise<void> {
+	async readBytes(path: string): Promise<Uint8Array> {
+		try {
+			return new Uint8Array(await fs.readFile(this.abs(path)));
+		} catch (error) {
+			if (codeOf(error) === "ENOENT") throw diskError("ENOENT", "open", path);
+			if (codeOf(error) === "EISDIR") throw diskError("EISDIR", "read", path);
+			throw error;
+		}
+	}
+
+	async write(path: string, data: string | Uint8Array, options: DiskWriteOptions = {}): Promise<void> {
 		const target = this.abs(path);
 		if ((await this.stat(path))?.type === "folder") throw diskError("EISDIR", "open", path);
 		await fs.mkdir(nodePath.dirname(target), { recursive: true });
-		await fs.writeFile(target, data, "utf8");
+		await fs.writeFile(target, data);
 		if (options.mtime !== undefined) {
 			const mtime = new Date(options.mtime);
 			await fs.utimes(target, mtime, mtime);

@@ -156,13 +156,17 @@ export class Vault extends Events {
 	}
 
 	async readBinary(file: TFile): Promise<ArrayBuffer> {
-		const bytes = new TextEncoder().encode(await this.disk.read(file.path));
-		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+		return (await this.disk.readBytes(file.path)).slice().buffer as ArrayBuffer;
 	}
 
 	// ---- writes ----------------------------------------------------------------------------
 
-	async create(path: string, data: string, options?: DataWriteOptions): Promise<TFile> {
+	create(path: string, data: string, options?: DataWriteOptions): Promise<TFile> {
+		return this.createFile(path, data, options);
+	}
+
+	/** vault.create and vault.createBinary: the same checks and events; bytes are written as they are. */
+	private async createFile(path: string, data: string | Uint8Array, options?: DataWriteOptions): Promise<TFile> {
 		const p = normalizePath(path);
 		if (isHiddenPath(p)) throw hiddenPathError(p);
 		return this.exclusive(async () => {
@@ -172,7 +176,7 @@ export class Vault extends Events {
 			await this.disk.write(p, data, options);
 			const file = new TFile(this, p);
 			file.stat = await this.statOf(p);
-			this.fingerprints.set(p, fingerprint(data));
+			this.fingerprints.set(p, fingerprint(typeof data === "string" ? data : new TextDecoder().decode(data)));
 			this.attach(file);
 			this.emit("create", file);
 			this.faults.check("create", "after");
@@ -180,8 +184,8 @@ export class Vault extends Events {
 		});
 	}
 
-	async createBinary(path: string, data: ArrayBuffer, options?: DataWriteOptions): Promise<TFile> {
-		return this.create(path, new TextDecoder().decode(data), options);
+	createBinary(path: string, data: ArrayBuffer, options?: DataWriteOptions): Promise<TFile> {
+		return this.createFile(path, new Uint8Array(data.slice(0)), options);
 	}
 
 	async createFolder(path: string): Promise<TFolder> {

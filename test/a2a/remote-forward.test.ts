@@ -1,6 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
-import { FAILING_REASON, INPUT_QUESTION, SENT_FILE, startRemoteAgents } from "../../test-support/a2a-remote-agents";
+import { FAILING_REASON, INPUT_QUESTION, SENT_FILE, SENT_PHOTO, startRemoteAgents } from "../../test-support/a2a-remote-agents";
 import type { AgentKind, RemoteAgentServer } from "../../test-support/a2a-remote-agents";
 import { a2a } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -91,16 +93,17 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answer.fm.error_message).toContain("a person must give it");
 	});
 
-	it("file bytes in the answer are saved as text under the requester's artifacts/ folder with a safe name; binary bytes are named, not saved", async () => {
+	it("file bytes in the answer are saved as they came under the requester's artifacts/ folder with safe names, text and binary alike", async () => {
 		const v = await h.vault(withRemote("files"));
 		const id = await send(v, "remote-files", "Send me the report");
 		await a2a(v.dir, "route");
 		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
 		expect(answer.fm).toMatchObject({ in_reply_to: id, status: "success" });
-		expect(answer.text).toContain(`## Artifacts\n\n- A2A/groups/${REQUESTER}/artifacts/report.csv\n`);
+		expect(answer.text).toContain(`## Artifacts\n\n- A2A/groups/${REQUESTER}/artifacts/report.csv\n- A2A/groups/${REQUESTER}/artifacts/photo.jpg\n`);
 		expect(await v.read(`A2A/groups/${REQUESTER}/artifacts/report.csv`)).toBe(SENT_FILE.text);
-		expect(answer.text).toContain("photo.jpg: 4 bytes of binary content, not saved");
-		expect((await v.files()).filter((f) => f.includes("etc/") || f.includes("photo"))).toEqual([]);
+		expect([...(await readFile(join(v.dir, `A2A/groups/${REQUESTER}/artifacts/photo.jpg`)))]).toEqual([...SENT_PHOTO]);
+		expect(answer.text).not.toContain("not saved");
+		expect((await v.files()).filter((f) => f.includes("etc/"))).toEqual([]);
 	});
 
 	it("an answer over 1 MB is refused: an error response says so, nothing of it is written", async () => {

@@ -66,6 +66,12 @@ async function script(port: VaultPort): Promise<unknown[]> {
 	await step("append new", () => port.append("A2A/log/d.md", "line 1\n", "# head\n"));
 	await step("append more", () => port.append("A2A/log/d.md", "line 2\n", "# head\n"));
 	await step("log", async () => shown(await port.read("A2A/log/d.md")));
+	const photo = Uint8Array.from([0xff, 0xd8, 0x00, 0x10]);
+	await step("createBytes", () => port.createBytes("A2A/g/artifacts/photo.jpg", photo));
+	await step("createBytes again, the same bytes", () => port.createBytes("A2A/g/artifacts/photo.jpg", photo.slice()));
+	await step("createBytes over other bytes", () => port.createBytes("A2A/g/artifacts/photo.jpg", Uint8Array.from([1, 2])));
+	await step("createBytes over a note", () => port.createBytes("A2A/log/d.md", photo));
+	await step("bytes size", async () => (await port.stat("A2A/g/artifacts/photo.jpg"))?.size);
 	await step("ensureFolder", () => port.ensureFolder("A2A/dead-letter"));
 	await step("list", async () => (await port.list("A2A/g/inbox")).sort());
 	await step("list empty folder", () => port.list("A2A/dead-letter"));

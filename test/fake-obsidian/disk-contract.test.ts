@@ -43,6 +43,16 @@ describe.each(makers)("%s (shared Disk contract)", (_name, make) => {
 		expect(disk.name).toBe("vault");
 	});
 
+	it("writes and reads back bytes exactly (not UTF-8), with their byte size", async () => {
+		const disk = await make();
+		const bytes = Uint8Array.from([0xff, 0xd8, 0x00, 0x10, 0xc3]);
+		await disk.write("img/photo.jpg", bytes);
+		expect([...(await disk.readBytes("img/photo.jpg"))]).toEqual([...bytes]);
+		expect((await disk.stat("img/photo.jpg"))?.size).toBe(5);
+		await disk.write("t.md", "é");
+		expect([...(await disk.readBytes("t.md"))]).toEqual([0xc3, 0xa9]);
+	});
+
 	it("reports stat for files (byte size) and folders, null when missing", async () => {
 		const disk = await make();
 		await disk.write("x.md", "héllo");

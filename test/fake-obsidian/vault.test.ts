@@ -139,6 +139,24 @@ describe("create / createFolder / rename / delete", () => {
 		expect(vault.getFolderByPath("z")?.children).toEqual([]);
 	});
 
+	it("createBinary writes the bytes as they are (readBinary gives them back), fires create, and refuses a taken path", async () => {
+		host = memoryHost({ "a.md": "A" });
+		await host.loadVault();
+		const events = recordVaultEvents(host);
+		const { vault } = host.fakeApp;
+		const bytes = Uint8Array.from([0xff, 0xd8, 0x00, 0x10]);
+		const file = await vault.createBinary("img/photo.jpg", bytes.slice().buffer);
+		expect(file.stat.size).toBe(4);
+		expect([...new Uint8Array(await vault.readBinary(file))]).toEqual([...bytes]);
+		expect([...new Uint8Array(await vault.adapter.readBinary("img/photo.jpg"))]).toEqual([...bytes]);
+		await expect(vault.createBinary("a.md", bytes.slice().buffer)).rejects.toThrow("File already exists.");
+		await host.settled();
+		expect(events).toEqual([
+			{ name: "create", path: "img" },
+			{ name: "create", path: "img/photo.jpg" },
+		]);
+	});
+
 	it("rename throws when the destination exists or its folder is missing, and keeps the TFile identity", async () => {
 		host = memoryHost({ "a.md": "A", "b.md": "B" });
 		await host.loadVault();

@@ -14,6 +14,8 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 
 interface Entry {
 	text: string;
+	/** The exact bytes of a file made by createBytes (`text` is then their Latin-1 reading). */
+	bytes?: Uint8Array;
 	mtime: number;
 	/** Identity: a new one for every write, kept by a move. */
 	id: number;
@@ -49,7 +51,7 @@ export class MemoryVault implements VaultPort {
 
 	private info(key: string): FileInfo | null {
 		const entry = this.files.get(key);
-		return entry ? { path: key, size: utf8Length(entry.text), mtime: entry.mtime, id: String(entry.id) } : null;
+		return entry ? { path: key, size: entry.bytes?.length ?? utf8Length(entry.text), mtime: entry.mtime, id: String(entry.id) } : null;
 	}
 
 	private put(key: string, text: string, mtime = this.clock()): void {
@@ -119,6 +121,17 @@ export class MemoryVault implements VaultPort {
 		if (this.files.has(key) || this.folders.has(key)) return false;
 		this.put(key, content);
 		return true;
+	}
+
+	async createBytes(path: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
+		const key = this.key(path);
+		const latin1 = String.fromCharCode(...bytes);
+		if (await this.create(path, latin1)) {
+			(this.files.get(key) as Entry).bytes = bytes.slice();
+			return "created";
+		}
+		const held = this.files.get(key);
+		return held?.bytes !== undefined && held.text === latin1 ? "same" : "taken";
 	}
 
 	async move(from: string, to: string): Promise<MoveResult> {

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
-import { FAILING_REASON, INPUT_QUESTION, startRemoteAgents } from "../../test-support/a2a-remote-agents";
+import { FAILING_REASON, INPUT_QUESTION, SENT_FILE, SENT_PHOTO, startRemoteAgents } from "../../test-support/a2a-remote-agents";
 import type { RemoteAgentServer } from "../../test-support/a2a-remote-agents";
 import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
@@ -81,6 +83,17 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(fm).toMatchObject({ in_reply_to: "p-9", status: "error", error_code: "REMOTE_ERROR" });
 		expect(String(fm.error_message)).toContain("on another address than its registry url");
 		expect(remote.calls.filter((c) => c.elsewhere)).toEqual([]);
+	});
+
+	it("file bytes in the answer are saved as they came under the requester's artifacts/ folder, a binary file too", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY.replace("groups:\n", `groups:\n  remote-files:\n    url: ${remote.url("files")}\n`) });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-10", target_group: "remote-files" }));
+		const [answer] = await inboxHolds(1);
+		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-10", status: "success" });
+		const artifacts = "A2A/groups/10-backend-group/artifacts";
+		expect(await b.body(answer)).toContain(`- ${artifacts}/report.csv\n- ${artifacts}/photo.jpg\n`);
+		expect(readFileSync(join(b.host.dir, artifacts, "report.csv"), "utf8")).toBe(SENT_FILE.text);
+		expect([...readFileSync(join(b.host.dir, artifacts, "photo.jpg"))]).toEqual([...SENT_PHOTO]);
 	});
 
 	it("the sidebar's message flow shows a remote group with its URL and the request forwarded to it while it is in flight", async () => {

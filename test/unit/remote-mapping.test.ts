@@ -8,7 +8,7 @@ import type { IndexEntry } from "../../src/core/message-index";
 import { serialiseMessage } from "../../src/core/message-serialise";
 import { readRawMessage } from "../../src/core/message-parse";
 import { REMOTE_ERROR, readRemoteResult, readRemoteTask, remoteResponse, remoteResponseId, tooLargeAnswer } from "../../src/core/remote-answer";
-import { artifactNames, remoteFileText, safeArtifactName } from "../../src/core/remote-files";
+import { artifactNames, remoteFileBytes, safeArtifactName } from "../../src/core/remote-files";
 import { forwardParams, routeBefore } from "../../src/core/remote-request";
 
 // The outbound half of contract v2 section 8 as pure functions: a request note delivered to a
@@ -118,15 +118,15 @@ describe("the remote's answer as the relay's response", () => {
 		expect(readRemoteTask({ id: "a".repeat(257) }, "r")).toMatchObject({ kind: "final", answer: { status: "error" } });
 	});
 
-	it("a file's name is made safe (its last segment, never hidden), and only UTF-8 text is saved", () => {
+	it("a file's name is made safe (its last segment, never hidden), and its bytes are kept as they came", () => {
 		expect(safeArtifactName("../../etc/passwd")).toBe("passwd");
 		expect(safeArtifactName("..\\win\\.hidden.txt")).toBe("hidden.txt");
 		expect(safeArtifactName("a:b*c?.csv")).toBe("a-b-c-.csv");
 		expect(safeArtifactName("...")).toMatch(/^file-[0-9a-f]{8}$/);
 		expect(artifactNames("report.csv", 3)).toEqual(["report.csv", "report-2.csv", "report-3.csv"]);
-		expect(remoteFileText({ name: "a.txt", base64: Buffer.from("héllo\n").toString("base64") })).toEqual({ ok: true, text: "héllo\n" });
-		expect(remoteFileText({ name: "a.bin", base64: Buffer.from([0xff, 0x00, 0x01]).toString("base64") })).toMatchObject({ ok: false });
-		expect(remoteFileText({ name: "a.bin", base64: "%%%" })).toMatchObject({ ok: false });
+		expect(remoteFileBytes({ name: "a.txt", base64: Buffer.from("héllo\n").toString("base64") })).toEqual({ ok: true, bytes: new Uint8Array(Buffer.from("héllo\n")) });
+		expect(remoteFileBytes({ name: "a.bin", base64: Buffer.from([0xff, 0x00, 0x01]).toString("base64") })).toEqual({ ok: true, bytes: new Uint8Array([0xff, 0x00, 0x01]) });
+		expect(remoteFileBytes({ name: "a.bin", base64: "%%%" })).toEqual({ ok: false, reason: "its bytes are not valid base64" });
 	});
 
 	it("an answer over 1 MB is refused", () => {
