@@ -243,10 +243,15 @@ export class NodeVault implements VaultPort {
 			unlinkQuietly(temp);
 		}
 		if (created) return "created";
+		// What holds the name is compared only when it is a plain file of the vault (a link is never followed).
+		let fd: number | null = null;
 		try {
-			return fs.readFileSync(full).equals(content) ? "same" : "taken";
+			fd = fs.openSync(full, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+			return fs.fstatSync(fd).isFile() && fs.readFileSync(fd).equals(content) ? "same" : "taken";
 		} catch {
 			return "taken";
+		} finally {
+			if (fd !== null) fs.closeSync(fd);
 		}
 	}
 

@@ -122,7 +122,9 @@ export class SdkRemoteAgents implements RemoteAgents {
 					headers.set("Authorization", `Bearer ${token}`);
 				}
 				const signal = init?.signal ?? (timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs));
-				return capped(await fetch(input, { ...init, headers, signal }), MAX_REMOTE_RESPONSE_BYTES);
+				// A call with the token follows no redirect: the token goes to the registry url's address and nowhere else.
+				const redirect = token === null ? init?.redirect : "error";
+				return capped(await fetch(input, { ...init, headers, signal, redirect }), MAX_REMOTE_RESPONSE_BYTES);
 			};
 		// The card is read once per client, within a bound: an agent that never answers it must not keep a one-off `a2a route` alive.
 		const cardResolver = new DefaultAgentCardResolver({ fetchImpl: guarded(this.cardTimeoutMs) });

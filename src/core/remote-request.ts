@@ -38,20 +38,21 @@ function artifactPart(item: string): WirePart {
 	return { url: item, filename: basename(path) || path, metadata: { vault_path: path } };
 }
 
-/** The scheme, host and port of an http(s) URL, or null when it is not one. */
+/** The origin (scheme, host, port) an http(s) URL connects to, as fetch parses it, or null when it is not one. */
 function originOf(url: string): string | null {
-	const match = /^(https?):\/\/([^/?#]*)/i.exec(url);
-	if (!match) return null;
-	const scheme = match[1].toLowerCase();
-	const host = match[2].replace(/^[^@]*@/, "").toLowerCase();
-	const defaultPort = scheme === "https" ? ":443" : ":80";
-	return `${scheme}://${host.endsWith(defaultPort) ? host.slice(0, -defaultPort.length) : host}`;
+	try {
+		const parsed = new URL(url);
+		return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : null;
+	} catch {
+		return null;
+	}
 }
 
 /**
  * Why a group's bearer token may not go to `target`, or null when it may. The token goes only to
- * the scheme, host and port of the group's registry `url:`: an agent card is the remote's word, and
- * a card naming another address must not collect the token.
+ * the origin of the group's registry `url:`, parsed as fetch parses it (a backslash is a slash, a
+ * default port is no port): an agent card is the remote's word, and a card naming another address
+ * must not collect the token.
  */
 export function tokenRefusal(groupId: string, groupUrl: string, target: string): string | null {
 	const home = originOf(groupUrl);

@@ -14,6 +14,15 @@ import type { RemoteAgents, RemoteCall } from "../router/remote-agents";
 // vault file whose text is sent as `Authorization: Bearer`, only to the registry url's address (a
 // card naming another is refused). Only http(s) URLs are called.
 
+/** A URL as fetch parses and calls it, or the text as it is when it does not parse. */
+function canonicalUrl(url: string): string {
+	try {
+		return new URL(url).href;
+	} catch {
+		return url;
+	}
+}
+
 /** JSON-RPC's "task not found" of A2A. */
 const TASK_NOT_FOUND = -32001;
 
@@ -81,7 +90,8 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 		const card: unknown = JSON.parse(reply.text);
 		const interfaces = isPlainObject(card) && Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
 		const rpc = interfaces.find((i): i is { url: string } => isPlainObject(i) && i.protocolBinding === "JSONRPC" && typeof i.url === "string");
-		const url = rpc?.url ?? base;
+		// Called as parsed (a backslash is a slash), so the address checked is the address called.
+		const url = canonicalUrl(rpc?.url ?? base);
 		if (!/^https?:\/\//i.test(url)) return { ok: false, kind: "refused", reason: `the agent's card names ${url}, which is not an http(s) address` };
 		const refusal = group.tokenFile === undefined ? null : tokenRefusal(group.id, base, url);
 		if (refusal !== null) return { ok: false, kind: "refused", reason: refusal };

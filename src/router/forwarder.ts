@@ -47,6 +47,11 @@ export interface Timers {
 }
 
 const REMOTE_TASK_FIELD = "remote_task_id";
+/** The attempt in which the message was sent again because the remote forgot its task (once per attempt). */
+const RESENT_FIELD = "resent_attempt";
+
+const attemptOf = (fields: Record<string, unknown>): number => (typeof fields.attempt === "number" ? fields.attempt : 1);
+const resentThisAttempt = (fields: Record<string, unknown>): boolean => fields[RESENT_FIELD] === attemptOf(fields);
 
 function sleeper(timers: Timers) {
 	return (ms: number, signal: AbortSignal): Promise<void> =>
@@ -197,10 +202,16 @@ export class Forwarder {
 		let reading: RemoteReading | null = null;
 		const recordedTask = fields[REMOTE_TASK_FIELD];
 		let taskId = typeof recordedTask === "string" ? recordedTask : undefined;
+		/** True when the remote no longer knows the task recorded in the note. */
+		let forgotten = false;
 		if (fields.state === "forwarded" && taskId !== undefined) {
 			const asked = await this.getTask(group, taskId, this.deadlineOf(fields));
-			if (asked === "not_found") taskId = undefined;
+			if (asked === "not_found") forgotten = true;
 			else reading = asked ?? { kind: "pending", taskId, state: "unknown" };
+		}
+		if (reading === null && forgotten && resentThisAttempt(fields)) {
+			// Sent again once in this attempt already (by this router or one before it): rule 8 decides at expires_at.
+			reading = { kind: "pending", taskId: taskId as string, state: "forgotten" };
 		}
 		if (reading === null && this.maySentBefore(id, fields)) {
 			// A router that stopped between its send and its record may have sent it: ask before sending.
@@ -214,23 +225,24 @@ export class Forwarder {
 			}
 		}
 		if (reading === null) {
-			const attempt = typeof fields.attempt === "number" ? fields.attempt : 1;
+			const attempt = attemptOf(fields);
 			this.sentHere.add(id);
 			const sent = await this.send(group, read, fields);
-			if (sent === null) {
+			if (sent === null && !forgotten) {
 				this.failedAttempt.set(id, attempt);
 				return;
 			}
 			this.failedAttempt.delete(id);
-			reading = sent;
-			taskId = sent.taskId;
-			const recorded = await this.record(entry, group, taskId);
+			if (sent === null) reading = { kind: "pending", taskId: taskId as string, state: "forgotten" };
+			else {
+				reading = sent;
+				taskId = sent.taskId;
+			}
+			const recorded = await this.record(entry, group, sent?.taskId, forgotten ? attempt : undefined);
 			if (!recorded) return;
 			[read, fields] = recorded;
 		}
 		let wait = this.options.pollMs?.first ?? 10;
-		/** The attempt in which the remote forgot the task and was sent the message again (once per attempt). */
-		let resentIn: unknown = null;
 		while (reading.kind === "pending") {
 			const deadline = this.deadlineOf(fields);
 			const now = this.router.now();
@@ -247,17 +259,19 @@ export class Forwarder {
 			if (this.router.now() >= deadline) continue;
 			const asked = await this.getTask(group, reading.taskId, deadline);
 			if (asked === "not_found") {
-				if (resentIn === (fields.attempt ?? 1)) {
+				if (resentThisAttempt(fields)) {
 					// Forgotten again: this remote does not keep its tasks. Rule 8 decides at expires_at.
-					this.problems.push({ path: entry.path, error: `${group.id} (${group.url ?? ""}) does not know its task ${reading.taskId ?? ""} any more, after the message was sent again; rule 8 tries again at expires_at` });
+					this.problems.push({ path: entry.path, error: `${group.id} (${group.url ?? ""}) does not know its task ${reading.taskId} any more; the message was sent again once in this attempt; rule 8 tries again at expires_at` });
 					await this.sleep(deadline - this.router.now(), this.abort.signal);
 					this.check();
 					continue;
 				}
-				// The remote forgot the task (it restarted without keeping tasks): the same message again, once per attempt.
-				resentIn = fields.attempt ?? 1;
+				// The remote forgot the task (it restarted without keeping tasks): the same message again, once per attempt, recorded in the note.
 				const again = await this.send(group, read, fields);
 				if (again !== null) reading = again;
+				const recorded = await this.record(entry, group, again?.taskId, attemptOf(fields));
+				if (!recorded) return;
+				[read, fields] = recorded;
 			} else if (asked !== null) reading = asked;
 		}
 		this.check();
@@ -265,12 +279,16 @@ export class Forwarder {
 		if (decision) this.decisions.push(decision);
 	}
 
-	/** Stamps the request forwarded (with the remote's task id) where it is, and logs it. */
-	private async record(entry: IndexEntry, group: GroupEntry, taskId: string | undefined): Promise<[ReadFile, Record<string, unknown>] | null> {
+	/**
+	 * Stamps the request forwarded (with the remote's task id) where it is, and logs it; with
+	 * `resentIn`, also that the message was sent again in that attempt because the remote forgot its task.
+	 */
+	private async record(entry: IndexEntry, group: GroupEntry, taskId: string | undefined, resentIn?: number): Promise<[ReadFile, Record<string, unknown>] | null> {
 		const recorded = await this.restamp(entry.path, (fm) => {
 			fm.state = "forwarded";
 			if (typeof fm.forwarded_at !== "string") fm.forwarded_at = iso(this.router.now());
 			if (taskId !== undefined) fm[REMOTE_TASK_FIELD] = taskId;
+			if (resentIn !== undefined) fm[RESENT_FIELD] = resentIn;
 		});
 		if (!recorded) return null;
 		const decision = this.router.decision("forwarded", entry.path, entry.path, entry, { reason: `sent to ${group.url ?? ""}${taskId ? ` (task ${taskId})` : ""}` });

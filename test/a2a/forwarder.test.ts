@@ -164,7 +164,26 @@ describe("the forwarder", () => {
 		const report = await r.pass();
 		expect(report.failures.map((f) => f.error).join("\n")).toContain("does not know its task");
 		const [request] = await fms(v, "A2A/groups/remote-x/inbox");
-		expect(request).toMatchObject({ message_id: id, state: "forwarded", attempt: 1 });
+		expect(request).toMatchObject({ message_id: id, state: "forwarded", attempt: 1, resent_attempt: 1 });
+	});
+
+	it("the once-per-attempt re-send holds across router restarts: four routers in a row send the message twice in all", async () => {
+		const v = await vaultWithRemote();
+		const id = await send(v, "Do you keep tasks now?");
+		let tasks = 0;
+		const remote = new ScriptedRemote({ send: (m) => Promise.resolve(working(`t-${m}-${++tasks}`)), getTask: () => Promise.resolve({ ok: false, kind: "not_found", reason: "unknown task" }) });
+		for (let run = 0; run < 4; run++) {
+			const r = await router(v, remote);
+			await r.pass();
+			await until(`router ${run + 1} to ask the remote`, () => remote.gets.length > run);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			await r.stop();
+		}
+		expect(remote.sends).toEqual([id, id]);
+		const [request] = await fms(v, "A2A/groups/remote-x/inbox");
+		// The re-sent task's id is the one recorded, so a router that starts asks about that one.
+		expect(request).toMatchObject({ state: "forwarded", attempt: 1, resent_attempt: 1 });
+		expect(request.remote_task_id).toBe(`t-${id}-2`);
 	});
 
 	it("a router stopped between its send and its record: the next one finds the task by the message, sends nothing again, and the answer arrives", async () => {

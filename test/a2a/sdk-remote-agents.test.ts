@@ -35,7 +35,7 @@ async function silentServer(): Promise<{ url: string; requests: () => number }> 
 const params = forwardParams({ fields: { message_id: "m-1", trace_id: "t-1", hop_count: 0, route: ["a"], request_type: "query" }, payload: { question: "Anyone there?" }, timeoutSeconds: 60 });
 
 describe("SdkRemoteAgents", () => {
-	it("gives up an agent card that never arrives after its bound: a transport failure, no call made", { timeout: 15_000 }, async () => {
+	it("gives up an agent card that never arrives after its bound: a transport failure, no call made", { timeout: 5_000 }, async () => {
 		const silent = await silentServer();
 		const remotes = new SdkRemoteAgents(process.cwd(), 300);
 		const group: GroupEntry = { id: "remote-x", url: silent.url, serve: true, gateway: false };

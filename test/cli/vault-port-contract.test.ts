@@ -113,6 +113,21 @@ describe("the vault port contract", () => {
 		}
 		expect(await fs.readdir(path.join(dir, "A2A/g/outbox"))).toEqual(["x\\..\\..\\planted.md"]);
 	});
+
+	it("NodeVault.createBytes never follows a link that holds the name: it is taken, whatever the file it leads to holds", async () => {
+		const outside = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-outside-"));
+		try {
+			await fs.writeFile(path.join(outside, "secret.bin"), Buffer.from([1, 2, 3]));
+			await fs.mkdir(path.join(dir, "A2A/g/artifacts"), { recursive: true });
+			await fs.symlink(path.join(outside, "secret.bin"), path.join(dir, "A2A/g/artifacts/link.bin"));
+			const port = new NodeVault(dir);
+			expect(await port.createBytes("A2A/g/artifacts/link.bin", Uint8Array.from([1, 2, 3]))).toBe("taken");
+			expect(await port.createBytes("A2A/g/artifacts/link.bin", Uint8Array.from([9]))).toBe("taken");
+			expect([...(await fs.readFile(path.join(outside, "secret.bin")))]).toEqual([1, 2, 3]);
+		} finally {
+			await fs.rm(outside, { recursive: true, force: true });
+		}
+	});
 });
 
 /** Races two moves to one name `rounds` times; returns what the moves said and the files left. */

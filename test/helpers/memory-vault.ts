@@ -125,7 +125,7 @@ export class MemoryVault implements VaultPort {
 
 	async createBytes(path: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
 		const key = this.key(path);
-		const latin1 = String.fromCharCode(...bytes);
+		const latin1 = Buffer.from(bytes).toString("latin1");
 		if (await this.create(path, latin1)) {
 			(this.files.get(key) as Entry).bytes = bytes.slice();
 			return "created";

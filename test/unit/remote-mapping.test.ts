@@ -9,7 +9,7 @@ import { serialiseMessage } from "../../src/core/message-serialise";
 import { readRawMessage } from "../../src/core/message-parse";
 import { REMOTE_ERROR, readRemoteResult, readRemoteTask, remoteResponse, remoteResponseId, tooLargeAnswer } from "../../src/core/remote-answer";
 import { artifactNames, remoteFileBytes, safeArtifactName } from "../../src/core/remote-files";
-import { forwardParams, routeBefore } from "../../src/core/remote-request";
+import { forwardParams, routeBefore, tokenRefusal } from "../../src/core/remote-request";
 
 // The outbound half of contract v2 section 8 as pure functions: a request note delivered to a
 // remote group -> SendMessage params; the remote's task or message -> the relay's response. The
@@ -144,5 +144,31 @@ describe("the remote's answer as the relay's response", () => {
 		const response = remoteResponse({ messageId: "req-1", traceId: TRACE, sourceGroup: "10-backend", targetGroup: "remote-x" }, { status: "error", errorCode: "REMOTE_FAILED", errorMessage: "no", artifacts: [], files: [] }, NOW, "t-9");
 		expect(response.envelope).toMatchObject({ message_id: remoteResponseId("req-1"), in_reply_to: "req-1", trace_id: TRACE, source_group: "remote-x", target_group: "10-backend", status: "error", error_code: "REMOTE_FAILED", error_message: "no" });
 		expect(response.extra.remote_task_id).toBe("t-9");
+	});
+});
+
+describe("where a group's token may go (tokenRefusal)", () => {
+	const home = "http://good.example:8080/agents/x/";
+	it("to the registry url's origin, however the card spells it (case, default port, path)", () => {
+		expect(tokenRefusal("g", home, "http://GOOD.example:8080/rpc")).toBeNull();
+		expect(tokenRefusal("g", "https://good.example/a/", "https://good.example:443/rpc")).toBeNull();
+		expect(tokenRefusal("g", "http://good.example/a/", "http://good.example:80/rpc")).toBeNull();
+		// URL parsing drops a tab: this is a user name "evil.example" at good.example, where fetch goes.
+		expect(tokenRefusal("g", home, "http://evil.example\t@good.example:8080/")).toBeNull();
+	});
+
+	it("nowhere else: another host, port or scheme, userinfo tricks, and a backslash that fetch reads as a slash", () => {
+		for (const target of [
+			"http://evil.example:8080/rpc",
+			"http://good.example:8081/rpc",
+			"https://good.example:8080/rpc",
+			"http://good.example:8080@evil.example/rpc",
+			"http://evil.example\\@good.example:8080/rpc",
+			"https://[::1]\\@good.example:8080/",
+			"ftp://good.example:8080/",
+			"not a url",
+		]) {
+			expect(tokenRefusal("g", home, target), target).toContain("on another address than its registry url");
+		}
 	});
 });
