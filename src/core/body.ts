@@ -2,9 +2,41 @@ import type { Payload } from "./message";
 import { setOwn } from "./text";
 
 // The payload as a note body: one `## Heading` per field. A heading maps to its payload key in lower
-// case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item.
+// case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item. A line of a
+// value that would read as a level-two heading (outside a code fence) is written with a backslash
+// before it, as Markdown escapes it (`\## Plan` shows as the text "## Plan"), and read back without
+// it; a line that already starts with backslashes before `## ` gets one more. So any text survives
+// a body section unchanged, headings and all.
 
 const HEADING = /^## +(.*\S)[ \t]*$/;
+/** A heading line escaped by one or more backslashes. */
+const ESCAPED_HEADING = /^\\+## +.*\S[ \t]*$/;
+const FENCE = /^(```|~~~)/;
+
+/** Applies `edit` to every line of `text` outside code fences. */
+function outsideFences(text: string, edit: (line: string) => string): string {
+	let inFence = false;
+	return text
+		.split("\n")
+		.map((line) => {
+			if (FENCE.test(line)) {
+				inFence = !inFence;
+				return line;
+			}
+			return inFence ? line : edit(line);
+		})
+		.join("\n");
+}
+
+/** A value's text as a section writes it: heading lines escaped (see above). */
+function escapeHeadings(text: string): string {
+	return outsideFences(text, (line) => (HEADING.test(line) || ESCAPED_HEADING.test(line) ? `\\${line}` : line));
+}
+
+/** A section's text as the value it holds: one backslash fewer before each escaped heading line. */
+function unescapeHeadings(text: string): string {
+	return outsideFences(text, (line) => (ESCAPED_HEADING.test(line) ? line.slice(1) : line));
+}
 const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*\S)[ \t]*$/s;
 const BODY_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 export const LIST_KEYS: ReadonlySet<string> = new Set(["artifacts"]);
@@ -30,12 +62,12 @@ export function parseBodySections(body: string): Payload {
 		if (LIST_KEYS.has(key)) {
 			setOwn(payload, key, buffer.map((line) => LIST_ITEM.exec(line)?.[1]).filter((item): item is string => item !== undefined));
 		} else {
-			setOwn(payload, key, text);
+			setOwn(payload, key, unescapeHeadings(text));
 		}
 	};
 	let inFence = false;
 	for (const line of lines) {
-		if (/^(```|~~~)/.test(line)) inFence = !inFence;
+		if (FENCE.test(line)) inFence = !inFence;
 		const match = inFence ? null : HEADING.exec(line);
 		if (match) {
 			flush();
@@ -53,8 +85,7 @@ function isBodyText(value: string): boolean {
 	if (value === "" || value !== value.trim() || value.includes("\r")) return false;
 	let inFence = false;
 	for (const line of value.split("\n")) {
-		if (/^(```|~~~)/.test(line)) inFence = !inFence;
-		else if (!inFence && HEADING.test(line)) return false;
+		if (FENCE.test(line)) inFence = !inFence;
 	}
 	// A value ending inside an open code fence would swallow the headings that follow it.
 	return !inFence;
@@ -72,7 +103,7 @@ export function fitsInBody(key: string, value: unknown): boolean {
 export function renderBodySections(payload: Payload): string {
 	const parts: string[] = [];
 	for (const [key, value] of Object.entries(payload)) {
-		const text = LIST_KEYS.has(key) ? (value as string[]).map((item) => `- ${item}`).join("\n") : (value as string);
+		const text = LIST_KEYS.has(key) ? (value as string[]).map((item) => `- ${item}`).join("\n") : escapeHeadings(value as string);
 		parts.push(text === "" ? `## ${keyToHeading(key)}\n` : `## ${keyToHeading(key)}\n\n${text}\n`);
 	}
 	return parts.join("\n");

@@ -97,6 +97,19 @@ describe("a2a read", () => {
 		expect(text.stdout).toEqual(expect.arrayContaining([`message_id: ${sent.message_id}`, "## Question", "What fields?", "## Artifacts", "- docs/schema.md"]));
 	});
 
+	it("a long Markdown task with its own ## headings is sent, routed and read back exactly, its headings escaped in the body", async () => {
+		const plan = Array.from({ length: 160 }, (_, i) => `## Step ${i + 1}\n\nMigrate table ${i + 1}, then check its row count and its indexes.`).join("\n\n");
+		expect(plan.length).toBeGreaterThan(8192);
+		const sent = await send(BACKEND, FRONTEND, plan);
+		await route();
+		const read = await a2a(v.dir, "read", sent.message_id, "--json");
+		expect(read.json[0]).toMatchObject({ state: "delivered", where: "inbox", group: FRONTEND });
+		expect(read.json[0].payload).toEqual({ question: plan });
+		const note = await v.read(read.json[0].path as string);
+		expect(note).toContain("## Question\n\n\\## Step 1\n\nMigrate table 1");
+		expect(note.slice(0, note.indexOf("\n---\n", 4))).not.toContain("Step 1");
+	});
+
 	it("says what to do about an unknown or missing ID (exit 1)", async () => {
 		const unknown = await a2a(v.dir, "read", "no-such-id");
 		expect(unknown.code).toBe(1);

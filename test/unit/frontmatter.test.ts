@@ -146,12 +146,24 @@ describe("body sections", () => {
 		expect(headingToKey(keyToHeading("error_message_2"))).toBe("error_message_2");
 	});
 
+	it("carries a value's own level-two headings in the body, escaped as Markdown escapes them, and reads them back exactly", () => {
+		const question = "## Goal\n\nShip it.\n\\## Already escaped\n```\n## in a fence\n```\n### Level three\n## Steps";
+		const body = renderBodySections({ question, context: "Plain" });
+		expect(body).toBe("## Question\n\n\\## Goal\n\nShip it.\n\\\\## Already escaped\n```\n## in a fence\n```\n### Level three\n\\## Steps\n\n## Context\n\nPlain\n");
+		expect(parseBodySections(body)).toEqual({ question, context: "Plain" });
+		// A long Markdown task (an LLM's plan) stays in the body, far from the frontmatter's 8 KB.
+		const plan = Array.from({ length: 200 }, (_, i) => `## Step ${i}\n\nDo part ${i} of the work, carefully.`).join("\n\n");
+		expect(plan.length).toBeGreaterThan(8192);
+		expect(fitsInBody("task", plan)).toBe(true);
+		expect(parseBodySections(renderBodySections({ task: plan }))).toEqual({ task: plan });
+	});
+
 	it("says which values a body section carries unchanged", () => {
 		expect(fitsInBody("question", "Why?")).toBe(true);
 		expect(fitsInBody("question", "Line\n\n- list\n```\n## in a fence\n```")).toBe(true);
 		expect(fitsInBody("question", "")).toBe(false);
 		expect(fitsInBody("question", " padded")).toBe(false);
-		expect(fitsInBody("question", "a\n## Heading")).toBe(false);
+		expect(fitsInBody("question", "a\n## Heading")).toBe(true);
 		expect(fitsInBody("question", "```\nopen fence")).toBe(false);
 		expect(fitsInBody("question", "crlf\r\ntext")).toBe(false);
 		expect(fitsInBody("question", 3)).toBe(false);
