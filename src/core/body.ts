@@ -4,13 +4,15 @@ import { setOwn } from "./text";
 // The payload as a note body: one `## Heading` per field. A heading maps to its payload key in lower
 // case with spaces as `_`; `## Artifacts` holds one path or [[wikilink]] per list item. A line of a
 // value that would read as a level-two heading (outside a code fence) is written with a backslash
-// before it, as Markdown escapes it (`\## Plan` shows as the text "## Plan"), and read back without
-// it; a line that already starts with backslashes before `## ` gets one more. So any text survives
-// a body section unchanged, headings and all.
+// before it, as Markdown escapes it (`\## Plan` shows as the text "## Plan"), and a line read with
+// backslashes before `## ` loses one. A value that itself holds such a backslashed line (and any value
+// a section cannot carry unchanged) goes to the frontmatter's `payload:` mapping instead, so notes
+// written before this rule read as they did. The patterns are linear: a note of 100 KB is read in
+// one pass whatever its lines hold.
 
-const HEADING = /^## +(.*\S)[ \t]*$/;
+const HEADING = /^## +(?=[^ ])(.*\S)[ \t]*$/;
 /** A heading line escaped by one or more backslashes. */
-const ESCAPED_HEADING = /^\\+## +.*\S[ \t]*$/;
+const ESCAPED_HEADING = /^\\+## +(?=[^ ]).*\S[ \t]*$/;
 const FENCE = /^(```|~~~)/;
 
 /** Applies `edit` to every line of `text` outside code fences. */
@@ -30,14 +32,14 @@ function outsideFences(text: string, edit: (line: string) => string): string {
 
 /** A value's text as a section writes it: heading lines escaped (see above). */
 function escapeHeadings(text: string): string {
-	return outsideFences(text, (line) => (HEADING.test(line) || ESCAPED_HEADING.test(line) ? `\\${line}` : line));
+	return outsideFences(text, (line) => (HEADING.test(line) ? `\\${line}` : line));
 }
 
 /** A section's text as the value it holds: one backslash fewer before each escaped heading line. */
 function unescapeHeadings(text: string): string {
 	return outsideFences(text, (line) => (ESCAPED_HEADING.test(line) ? line.slice(1) : line));
 }
-const LIST_ITEM = /^[ \t]*[-*+][ \t]+(.*\S)[ \t]*$/s;
+const LIST_ITEM = /^[ \t]*[-*+][ \t]+(?=[^ \t])(.*\S)[ \t]*$/s;
 const BODY_KEY = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 export const LIST_KEYS: ReadonlySet<string> = new Set(["artifacts"]);
 
@@ -58,7 +60,7 @@ export function parseBodySections(body: string): Payload {
 	let buffer: string[] = [];
 	const flush = () => {
 		if (key === null) return;
-		const text = buffer.join("\n").replace(/^\n+/, "").replace(/\s+$/, "");
+		const text = buffer.join("\n").replace(/^\n+/, "").trimEnd();
 		if (LIST_KEYS.has(key)) {
 			setOwn(payload, key, buffer.map((line) => LIST_ITEM.exec(line)?.[1]).filter((item): item is string => item !== undefined));
 		} else {
@@ -81,11 +83,22 @@ export function parseBodySections(body: string): Payload {
 	return payload;
 }
 
+/** True when `text` ends inside a code fence (as the section parser counts fences). */
+export function endsInsideFence(text: string): boolean {
+	let inFence = false;
+	for (const line of text.split("\n")) {
+		if (FENCE.test(line)) inFence = !inFence;
+	}
+	return inFence;
+}
+
 function isBodyText(value: string): boolean {
 	if (value === "" || value !== value.trim() || value.includes("\r")) return false;
 	let inFence = false;
 	for (const line of value.split("\n")) {
 		if (FENCE.test(line)) inFence = !inFence;
+		// A backslashed heading of the value's own would lose its backslash on the way back.
+		else if (!inFence && ESCAPED_HEADING.test(line)) return false;
 	}
 	// A value ending inside an open code fence would swallow the headings that follow it.
 	return !inFence;

@@ -5,9 +5,10 @@ import type { Envelope, Message, Payload } from "./message";
 import { setOwn } from "./text";
 
 // A message as a note: flat frontmatter in a stable field order, the payload as `## Heading`
-// sections. Values a body section could not carry unchanged (non-text values, text with its own
-// level-two headings or edge whitespace) go to the frontmatter's `payload:` mapping instead, so that
-// parsing the note gives back exactly the message that was written.
+// sections (a value's own level-two headings escaped, see body.ts). Values a body section could not
+// carry unchanged (non-text values, text with edge whitespace, an open code fence or a backslashed
+// heading line) go to the frontmatter's `payload:` mapping instead, so that parsing the note gives
+// back exactly the message that was written.
 
 export function envelopeFields(envelope: Envelope): Record<string, unknown> {
 	const ordered: Record<string, unknown> = {};

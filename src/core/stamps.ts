@@ -1,4 +1,4 @@
-import { parseBodySections, renderBodySections } from "./body";
+import { endsInsideFence, parseBodySections, renderBodySections } from "./body";
 import { buildNote, cloneData, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
 import { expiryOf, isAwaitingAnswer } from "./message-index";
@@ -164,7 +164,8 @@ export function flattenMessageText(text: string, path: string, edit: (fm: Record
 	const inBody = parseBodySections(existing);
 	const rest: Payload = {};
 	for (const [key, value] of Object.entries(raw.payload)) if (!hasOwn(inBody, key)) setOwn(rest, key, value);
-	const { body, frontmatter } = splitPayload(rest);
+	// After a body that ends inside an open code fence, sections would be read as code: the rest stays in the frontmatter.
+	const { body, frontmatter } = endsInsideFence(existing) ? { body: {}, frontmatter: rest } : splitPayload(rest);
 	const out = orderedFields(fields);
 	if (Object.keys(frontmatter).length > 0) out.payload = frontmatter;
 	const sections = renderBodySections(body);

@@ -147,10 +147,13 @@ describe("body sections", () => {
 	});
 
 	it("carries a value's own level-two headings in the body, escaped as Markdown escapes them, and reads them back exactly", () => {
-		const question = "## Goal\n\nShip it.\n\\## Already escaped\n```\n## in a fence\n```\n### Level three\n## Steps";
+		const question = "## Goal\n\nShip it.\n```\n## in a fence\n\\## escaped in a fence\n```\n### Level three\n## Steps";
 		const body = renderBodySections({ question, context: "Plain" });
-		expect(body).toBe("## Question\n\n\\## Goal\n\nShip it.\n\\\\## Already escaped\n```\n## in a fence\n```\n### Level three\n\\## Steps\n\n## Context\n\nPlain\n");
+		expect(body).toBe("## Question\n\n\\## Goal\n\nShip it.\n```\n## in a fence\n\\## escaped in a fence\n```\n### Level three\n\\## Steps\n\n## Context\n\nPlain\n");
 		expect(parseBodySections(body)).toEqual({ question, context: "Plain" });
+		// A backslashed heading of the value's own goes to the frontmatter (notes written before read as they did).
+		expect(fitsInBody("question", "Markdown tip:\n\\## is a literal heading")).toBe(false);
+		expect(parseBodySections("## Question\n\nMarkdown tip:\n\\## is a literal heading\n")).toEqual({ question: "Markdown tip:\n## is a literal heading" });
 		// A long Markdown task (an LLM's plan) stays in the body, far from the frontmatter's 8 KB.
 		const plan = Array.from({ length: 200 }, (_, i) => `## Step ${i}\n\nDo part ${i} of the work, carefully.`).join("\n\n");
 		expect(plan.length).toBeGreaterThan(8192);

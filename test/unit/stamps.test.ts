@@ -185,3 +185,14 @@ describe("quarantined dead letters", () => {
 		expect(read.ok && read.raw.fields.quarantined).toBe(true);
 	});
 });
+
+describe("flattenMessageText after a body that ends inside a code fence", () => {
+	it("keeps the wrapped payload in the frontmatter, where a section would have been read as code", () => {
+		const text = ["---", "message:", "  message_id: w-1", `  trace_id: ${TRACE}`, "  source_group: 10-backend-group", "  target_group: 20-frontend-group", "  request_type: query", "  payload:", '    question: "## Q\\nsub"', "---", "Notes:", "```", "unclosed", ""].join("\n");
+		expect(rawOf(text).payload).toEqual({ question: "## Q\nsub" });
+		const flat = flattenMessageText(text, "A2A/groups/10-backend-group/outbox/w.md");
+		expect(flat).not.toBeNull();
+		expect(rawOf(flat ?? "").payload).toEqual({ question: "## Q\nsub" });
+		expect(splitNote(flat ?? "").body).toBe("Notes:\n```\nunclosed\n");
+	});
+});
