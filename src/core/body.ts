@@ -32,11 +32,13 @@ function outsideFences(text: string, edit: (line: string) => string): string {
 
 /** A value's text as a section writes it: heading lines escaped (see above). */
 function escapeHeadings(text: string): string {
+	if (!text.includes("## ")) return text;
 	return outsideFences(text, (line) => (HEADING.test(line) ? `\\${line}` : line));
 }
 
 /** A section's text as the value it holds: one backslash fewer before each escaped heading line. */
 function unescapeHeadings(text: string): string {
+	if (!text.includes("\\#")) return text;
 	return outsideFences(text, (line) => (ESCAPED_HEADING.test(line) ? line.slice(1) : line));
 }
 const LIST_ITEM = /^[ \t]*[-*+][ \t]+(?=[^ \t])(.*\S)[ \t]*$/s;
