@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { keepOriginalBytes } from "./original-bytes";
+import { holdsLines } from "../src/core/text";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
 
 // The vault port over Node's fs, for the CLI. Calls are synchronous: one process routes one note at
@@ -47,6 +48,8 @@ export class NodeVault implements VaultPort {
 	readonly dir: string;
 	private readonly folders = new Set<string>();
 	private readonly appending = new Map<string, number>();
+	/** Each appended file's inode and size after this vault's last append to it. */
+	private readonly appended = new Map<string, { ino: number; size: number }>();
 	/** The vault folder's real path, once looked up. */
 	private vaultReal: string | undefined;
 	/** Folders whose real path was looked up: null when inside the vault, else why nothing is written there. */
@@ -361,21 +364,43 @@ export class NodeVault implements VaultPort {
 
 	/**
 	 * Appends through a descriptor kept open until `flush` (a pass appends one log row per decision):
-	 * a write() reaches the kernel at once, so a killed process loses no row it wrote.
+	 * a write() reaches the kernel at once, so a killed process loses no row it wrote. The file is
+	 * read only when something else wrote it since this vault's last append (its inode or size
+	 * differs), to see whether it holds the lines already; a file a sync engine replaced is reopened.
 	 */
-	async append(vaultPath: string, text: string, header: string): Promise<void> {
+	async append(vaultPath: string, text: string, header: string): Promise<"appended" | "present"> {
 		const full = this.abs(vaultPath);
+		const now = this.lstatFile(full);
+		const known = this.appended.get(full);
 		let fd = this.appending.get(full);
+		if (fd !== undefined && !(now && known && now.ino === known.ino && now.size === known.size)) {
+			fs.closeSync(fd);
+			this.appending.delete(full);
+			fd = undefined;
+		}
 		if (fd === undefined) {
 			this.assertInside(path.dirname(full));
-			if (!this.lstatFile(full) && (await this.create(vaultPath, header + text))) return;
-			fd = fs.openSync(full, fs.constants.O_WRONLY | fs.constants.O_APPEND | NO_FOLLOW);
+			if (!now && (await this.create(vaultPath, header + text))) {
+				const made = this.lstatFile(full);
+				if (made) this.appended.set(full, { ino: made.ino, size: made.size });
+				return "appended";
+			}
+			fd = fs.openSync(full, fs.constants.O_RDWR | fs.constants.O_APPEND | NO_FOLLOW);
 			this.appending.set(full, fd);
+			const opened = fs.fstatSync(fd);
+			const unchanged = known !== undefined && opened.ino === known.ino && opened.size === known.size;
+			if (!unchanged && holdsLines(fs.readFileSync(fd, "utf8"), text)) {
+				this.appended.set(full, { ino: opened.ino, size: opened.size });
+				return "present";
+			}
+			this.appended.set(full, { ino: opened.ino, size: opened.size });
 		}
-		fs.writeSync(fd, text);
+		const record = this.appended.get(full) as { ino: number; size: number };
+		record.size += fs.writeSync(fd, text);
+		return "appended";
 	}
 
-	/** Closes what `append` kept open. */
+	/** Closes what `append` kept open (what it knows of each file stays, so an unchanged log is not read again). */
 	async flush(): Promise<void> {
 		for (const fd of this.appending.values()) fs.closeSync(fd);
 		this.appending.clear();

@@ -48,3 +48,8 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 export function hasOwn(target: object, key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(target, key);
 }
+
+/** True when `text` holds `lines` (one or more whole lines, each ending in "\n") at the start of a line. */
+export function holdsLines(text: string, lines: string): boolean {
+	return text.startsWith(lines) || text.includes(`\n${lines}`);
+}

@@ -1,6 +1,7 @@
 import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import { dirname } from "../core/paths";
+import { holdsLines } from "../core/text";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../router/vault-port";
 
 // The vault port over Obsidian's Vault: new notes are vault.create, moves the vault's rename (no
@@ -13,6 +14,8 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 export class ObsidianVault implements VaultPort {
 	/** Names a create or move in flight is about to take. */
 	private readonly reserved = new Set<string>();
+	/** Each appended file's size and modification time after this vault's last append to it. */
+	private readonly appended = new Map<string, { size: number; mtime: number }>();
 
 	constructor(private readonly app: App) {}
 
@@ -185,13 +188,32 @@ export class ObsidianVault implements VaultPort {
 		return "done";
 	}
 
-	async append(path: string, text: string, header: string): Promise<void> {
-		const file = this.file(path);
-		if (file) await this.app.vault.append(file, text);
-		else if (!(await this.create(path, header + text))) {
-			const again = this.file(path);
-			if (again) await this.app.vault.append(again, text);
+	async append(path: string, text: string, header: string): Promise<"appended" | "present"> {
+		let file = this.file(path);
+		if (!file) {
+			if (await this.create(path, header + text)) {
+				await this.noteAppended(path);
+				return "appended";
+			}
+			file = this.file(path);
+			if (!file) throw new Error(`${path} is not a file that can be appended to`);
 		}
+		// The file is read only when something else wrote it since this vault's last append. Asked of
+		// the disk, not of the vault's tree: a sync engine's write may not have reached the tree yet.
+		const known = this.appended.get(file.path);
+		const now = await this.app.vault.adapter.stat(file.path);
+		if (!(known && now && known.size === now.size && known.mtime === now.mtime) && holdsLines(await this.app.vault.adapter.read(file.path), text)) {
+			await this.noteAppended(file.path);
+			return "present";
+		}
+		await this.app.vault.append(file, text);
+		await this.noteAppended(file.path);
+		return "appended";
+	}
+
+	private async noteAppended(path: string): Promise<void> {
+		const now = await this.app.vault.adapter.stat(normalizePath(path));
+		if (now) this.appended.set(normalizePath(path), { size: now.size, mtime: now.mtime });
 	}
 
 	async ensureFolder(path: string): Promise<void> {

@@ -49,7 +49,8 @@ export class LogWriter {
 		const path = layout.logPath(new Date(decision.time));
 		const line = logLine(decision);
 		const key = `${path}\n${line}`;
-		// The same row twice is one event written twice (a step finished again after a sync replaced the log).
+		// The same row twice is one event written twice: a step finished again after a sync replaced the
+		// log, or finished by two devices (the port does not append a row another device's log brought).
 		if (this.written.has(key)) return;
 		try {
 			if (!this.folders.has(layout.logFolder)) {

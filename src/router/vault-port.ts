@@ -84,8 +84,13 @@ export interface VaultPort {
 	 * moves it.
 	 */
 	transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options?: TransferOptions): Promise<TransferResult>;
-	/** Appends text, creating the file with `header` first when it does not exist. */
-	append(path: string, text: string, header: string): Promise<void>;
+	/**
+	 * Appends `text` (whole lines), creating the file with `header` first when it does not exist.
+	 * "present" when the file already holds those lines and nothing was written: a sync engine may
+	 * have brought the same lines from another device. An adapter may skip that look while the file
+	 * is as its own last append left it (nothing else wrote it since).
+	 */
+	append(path: string, text: string, header: string): Promise<"appended" | "present">;
 	/** Releases what the adapter kept open during a pass (the router calls it when a pass ends). */
 	flush?(): Promise<void>;
 	ensureFolder(path: string): Promise<void>;

@@ -65,6 +65,12 @@ async function script(port: VaultPort): Promise<unknown[]> {
 	await step("replace missing", () => port.replace("A2A/g/archive/none.md", "x", before as ReadFile));
 	await step("append new", () => port.append("A2A/log/d.md", "line 1\n", "# head\n"));
 	await step("append more", () => port.append("A2A/log/d.md", "line 2\n", "# head\n"));
+	const log = await port.read("A2A/log/d.md");
+	// Another writer (a sync engine bringing another device's log) rewrites it with a row of its own.
+	await step("the log rewritten by another writer", () => port.replace("A2A/log/d.md", `${log?.text ?? ""}line 3\n`, log as ReadFile));
+	await step("append a line the log holds", () => port.append("A2A/log/d.md", "line 3\n", "# head\n"));
+	await step("append after that", () => port.append("A2A/log/d.md", "line 4\n", "# head\n"));
+	await step("append to a folder", () => port.append("A2A/log", "line\n", "# head\n"));
 	await step("log", async () => shown(await port.read("A2A/log/d.md")));
 	const photo = Uint8Array.from([0xff, 0xd8, 0x00, 0x10]);
 	await step("createBytes", () => port.createBytes("A2A/g/artifacts/photo.jpg", photo));
@@ -102,6 +108,8 @@ describe("the vault port contract", () => {
 		expect(memory).toContainEqual(["replace what changed since it was read", "changed"]);
 		expect(memory).toContainEqual(["remove what changed since it was read", "changed"]);
 		expect(memory).toContainEqual(["read the head", { start: "---\n", truncated: true }]);
+		expect(memory).toContainEqual(["append a line the log holds", "present"]);
+		expect(memory).toContainEqual(["log", { text: "# head\nline 1\nline 2\nline 3\nline 4\n", size: 35, truncated: false }]);
 	});
 
 	it("NodeVault and MemoryVault refuse any path with a '..' segment, and take a backslash as part of a name", async () => {

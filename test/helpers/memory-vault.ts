@@ -1,4 +1,4 @@
-import { utf8Length } from "../../src/core/text";
+import { holdsLines, utf8Length } from "../../src/core/text";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../../src/router/vault-port";
 
 // An in-memory VaultPort with the semantics of cli/node-vault.ts, for tests that push thousands of
@@ -187,12 +187,14 @@ export class MemoryVault implements VaultPort {
 		throw new Error(`no free name in ${folder} for ${source.info.path}`);
 	}
 
-	async append(path: string, text: string, header: string): Promise<void> {
+	async append(path: string, text: string, header: string): Promise<"appended" | "present"> {
 		const key = this.key(path);
 		this.mkdirs(this.parentOf(key));
+		if (this.folders.has(key)) throw new Error(`${path} is a folder`);
 		const entry = this.files.get(key);
+		if (entry && holdsLines(entry.text, text)) return "present";
 		this.put(key, entry ? entry.text + text : header + text);
-		return ;
+		return "appended";
 	}
 
 	async ensureFolder(path: string): Promise<void> {
