@@ -4,6 +4,7 @@ import { REQUEST_TYPES } from "../../src/core/protocol";
 import type { RequestType } from "../../src/core/protocol";
 import type { GroupEntry } from "../../src/core/registry";
 import { ROUTING_EXTENSION, ROUTING_EXTENSION_DESCRIPTION } from "./mapping/routing-extension";
+import manifest from "../../manifest.json";
 
 // The agent card of a served group (contract v2, section 8): its name and description from the
 // registry, one JSON-RPC interface at `<base>/groups/<id>/` speaking protocol 1.0, streaming, the
@@ -13,8 +14,8 @@ import { ROUTING_EXTENSION, ROUTING_EXTENSION_DESCRIPTION } from "./mapping/rout
 
 export const BEARER_SCHEME = "bearer";
 
-/** The version of the relay shown in the cards. */
-export const RELAY_VERSION = "0.1.0";
+/** The version of the relay shown in the cards: the release's, from its manifest. */
+export const RELAY_VERSION = manifest.version;
 
 const SKILL_TEXT: Record<RequestType, { name: string; description: (group: string) => string }> = {
 	query: { name: "Query", description: (g) => `Ask ${g} a question. The message's text becomes the request note's ## Question; the answer comes back as a text artifact.` },

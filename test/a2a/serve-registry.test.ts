@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import manifest from "../../manifest.json";
 import { A_GROUP, GATEWAY, until, useHarness } from "./harness";
 
 // Which groups `a2a serve` serves comes from the registry: local groups, not the gateway, not
@@ -23,7 +24,7 @@ describe("a2a serve and the registry", () => {
 		expect(first.groups.map((g) => g.id)).toEqual([A_GROUP, "20-frontend-group", "40-security-group"]);
 		expect(first.groups[0]).toEqual({ id: A_GROUP, description: "Designs the database and the API", url: served.groupUrl(A_GROUP), card: `${served.groupUrl(A_GROUP)}.well-known/agent-card.json` });
 		const card = (await (await fetch(first.groups[0].card)).json()) as Record<string, unknown>;
-		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", supportedInterfaces: [{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
+		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
 		expect(card.capabilities).toMatchObject({ streaming: true, extensions: [{ uri: "urn:a2a-relay:ext:routing:v1" }] });
 		expect((card.skills as { id: string }[]).map((s) => s.id)).toEqual(["query", "task", "artifact"]);
 		expect(JSON.stringify(card)).not.toContain("$case");
