@@ -11,7 +11,7 @@ import { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { useCliBundle } from "../helpers/cli-process";
 import type { Watcher } from "../helpers/cli-process";
 import { GROUPS, atomicWrite, sleep, walk } from "../helpers/routed-vault";
-import { isSyncConflict, pollUntil, startSyncPair } from "../helpers/syncthing";
+import { isSyncConflict, isSyncTemp, pollUntil, startSyncPair } from "../helpers/syncthing";
 import type { SyncPair } from "../helpers/syncthing";
 import { BOX } from "../helpers/temp-vault";
 
@@ -150,7 +150,7 @@ async function expectExactlyOnce(a: Side, b: Side, sent: Sent[]): Promise<void> 
 		const files = await walk(side.dir);
 		const routedConflicts = files.filter((f) => isSyncConflict(f) && /\/(inbox|archive)\/|^A2A\/dead-letter\//.test(f));
 		expect(routedConflicts, `conflict copies routed on side ${side.name}`).toEqual([]);
-		const logFiles = files.filter((f) => f.startsWith("A2A/log/") && !isSyncConflict(f));
+		const logFiles = files.filter((f) => f.startsWith("A2A/log/") && !isSyncConflict(f) && !isSyncTemp(f));
 		const rows = (await Promise.all(logFiles.map(async (f) => parseLogLines(await fs.readFile(path.join(side.dir, f), "utf8")).map((r) => ({ ...r, file: f }))))).flat();
 		for (const s of sent) {
 			// Every row: a delivery one device finished for the other is recorded by both with the same

@@ -47,6 +47,13 @@ export const FOLDER_ID = "vault";
  */
 export const SYNC_CONFLICT_NAME = /^(.*)\.sync-conflict-(\d{8})-(\d{6})-([A-Z2-7]{7})(\.[^./]*)?$/;
 
+/**
+ * Whether a vault-relative path is a Syncthing temporary file (`.syncthing.<name>.tmp`): a pull
+ * not yet renamed into place, or one left over when the local file changed during the pull (kept
+ * for reuse, removed after a day). It holds a copy of another device's version, not a file of the vault.
+ */
+export const isSyncTemp = (rel: string) => /^\.syncthing\..*\.tmp$/.test(rel.split("/").pop() ?? rel);
+
 /** Whether a vault-relative path (or a bare file name) is a Syncthing conflict copy. */
 export const isSyncConflict = (rel: string) => SYNC_CONFLICT_NAME.test(rel.split("/").pop() ?? rel);
 
