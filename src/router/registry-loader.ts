@@ -1,4 +1,4 @@
-import { VaultLayout } from "../core/layout";
+import { BOXES, VaultLayout } from "../core/layout";
 import { emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
 import type { Registry } from "../core/registry";
 import type { VaultPort } from "./vault-port";
@@ -26,4 +26,19 @@ export async function loadRegistry(port: VaultPort, root: string): Promise<Loade
 		registry.warnings.push(`both ${layout.registryPath} and ${layout.registryNotePath} exist: ${layout.registryPath} is used; delete the one you do not mean`);
 	}
 	return { registry, text: `${yaml ?? ""}\u0000${note ?? ""}` };
+}
+
+/**
+ * The boxes (inbox, outbox, archive) of each group that `after` has and `before` did not: a group
+ * added to the registry while a router runs gets its three folders, as `a2a init` gives them. A
+ * folder that cannot be made is skipped (the router reports that group when it routes to it).
+ */
+export async function makeNewGroupBoxes(port: Pick<VaultPort, "ensureFolder">, before: VaultLayout, after: VaultLayout): Promise<void> {
+	for (const group of after.groupIds()) {
+		if (before.hasGroup(group)) continue;
+		for (const box of BOXES) {
+			const folder = after.box(group, box);
+			if (folder) await port.ensureFolder(folder).catch(() => undefined);
+		}
+	}
 }

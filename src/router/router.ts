@@ -25,7 +25,7 @@ import { LeaseKeeper } from "./lease-keeper";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
 import { NoteWriter } from "./note-writer";
-import { loadRegistry } from "./registry-loader";
+import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile, VaultPort } from "./vault-port";
 
@@ -123,18 +123,21 @@ export class Router implements PassContext {
 	 */
 	unusableRegistry: Registry | null = null;
 
-	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read. */
+	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read. A group added since then gets its boxes. */
 	async loadRegistry(): Promise<boolean> {
 		const loaded = await loadRegistry(this.port, this.root);
 		if (loaded.text === this.registryText) return false;
+		const first = this.registryText === undefined;
 		this.registryText = loaded.text;
 		if (!loaded.registry.usable && this.registry.usable && this.options.keepLastGoodRegistry) {
 			this.unusableRegistry = loaded.registry;
 			return true;
 		}
 		this.unusableRegistry = null;
+		const before = this.layout;
 		this.registry = loaded.registry;
 		this.layout = new VaultLayout(this.root, this.registry);
+		if (!first && this.registry.usable) await makeNewGroupBoxes(this.port, before, this.layout);
 		this.indexSync.clear();
 		return true;
 	}

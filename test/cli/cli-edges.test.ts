@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { useCliBundle } from "../helpers/cli-process";
+import { useCliBundle, watching } from "../helpers/cli-process";
 import { REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -46,6 +46,32 @@ describe("a2a init --vault DIR", () => {
 		expect(result.code).toBe(2);
 		expect(result.stderr.join("\n")).toContain("does not exist");
 		expect(await v.exists("typo")).toBe(false);
+	});
+});
+
+describe("a group added to the registry while a2a route --watch runs", () => {
+	it("gets its inbox, outbox and archive folders, as a2a init gives them, before any message names it", async () => {
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const w = watching(cli.spawn(["route", "--watch", "--grace", "0", "--interval", "100", "--vault", v.dir]));
+		try {
+			const started = Date.now() + 20_000;
+			while (![...w.lines, ...w.errors].some((l) => l.startsWith("Watching "))) {
+				if (Date.now() > started) throw new Error(`a2a route --watch did not start:\n${w.errors.join("\n")}`);
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			await v.write("A2A/registry.yaml", `${REGISTRY}  50-qa-group:\n    description: Tests\n`);
+			const boxes = ["inbox", "outbox", "archive"].map((box) => `A2A/groups/50-qa-group/${box}`);
+			const deadline = Date.now() + 20_000;
+			while (!(await Promise.all(boxes.map((b) => v.exists(b)))).every(Boolean)) {
+				if (Date.now() > deadline) throw new Error(`gave up waiting for ${boxes.join(", ")}\nstderr:\n${w.errors.join("\n")}`);
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			expect(await v.files("A2A/groups/50-qa-group")).toEqual([]);
+		} finally {
+			w.child.kill("SIGTERM");
+			expect(await w.closed).toBe(0);
+		}
 	});
 });
 
