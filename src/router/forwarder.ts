@@ -29,7 +29,8 @@ import type { ReadFile } from "./vault-port";
 // `delivered`, and rule 8 (the inbox upkeep) retries or times it out; a forwarded task not final by
 // `expires_at` follows rule 8's schedule here (attempt + 1 with a doubled wait, then TIMEOUT); a
 // request delivered before this forwarder started and not sent by it may have been sent by a router
-// that stopped before recording it: the remote is asked for a task holding its message first.
+// that stopped before recording it, and a send that failed in transit may have reached the remote:
+// either way the remote is asked for a task holding its message first.
 
 export interface ForwarderOptions {
 	remotes: RemoteAgents;
@@ -297,8 +298,13 @@ export class Forwarder {
 		return recorded;
 	}
 
-	/** True when another router (before this one started) may have sent the request without recording it. */
+	/**
+	 * True when the remote may hold the request already: this router's send of it failed in transit
+	 * (the remote may have taken it and the answer been lost), or another router (before this one
+	 * started) may have sent it without recording it.
+	 */
 	private maySentBefore(id: string, fields: Record<string, unknown>): boolean {
+		if (this.failedAttempt.has(id)) return true;
 		if (this.sentHere.has(id)) return false;
 		const since = Math.max(parseTime(fields.delivered_at), parseTime(fields.forwarded_at) || 0);
 		return Number.isNaN(since) || since < this.startedAt;

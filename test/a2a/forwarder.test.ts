@@ -74,6 +74,13 @@ async function router(v: TempVault, remote: RemoteAgents, maxInFlight?: number):
 	return r;
 }
 
+async function routerWithClock(v: TempVault, remote: RemoteAgents, clock: () => number): Promise<Router> {
+	const r = new Router(new NodeVault(v.dir), { clock, remotes: { remotes: remote, timers: NODE_TIMERS, pollMs: { first: 1, max: 5 } } });
+	routers.push(r);
+	await r.loadRegistry();
+	return r;
+}
+
 async function send(v: TempVault, question: string, priority = "medium"): Promise<string> {
 	const sent = await a2a(v.dir, "send", "--from", REQUESTER, "--to", "remote-x", "--type", "query", "--question", question, "--priority", priority, "--json");
 	return String(sent.json[0].message_id);
@@ -218,6 +225,31 @@ describe("the forwarder", () => {
 		expect(await r.forwarder?.settled(10_000)).toBe(true);
 		expect(remote.finds).toEqual([]);
 		expect(remote.sends).toEqual([id]);
+	});
+
+	it("a send lost on its way back (the remote took the message, the relay saw a transport error): the next attempt asks the remote first and does not send it again", async () => {
+		const v = await vaultWithRemote();
+		const id = await send(v, "Did it arrive?");
+		let now = Date.now();
+		const remote = new ScriptedRemote({
+			send: () => Promise.resolve({ ok: false, kind: "transport", reason: "502 Bad Gateway from a proxy" }),
+			findTask: (m) => Promise.resolve(completed(`t-${m}`, "done once")),
+		});
+		const r = await routerWithClock(v, remote, () => now);
+		await r.pass();
+		expect(await r.forwarder?.settled(10_000)).toBe(true);
+		expect(remote.sends).toEqual([id]);
+		// Rule 8: past expires_at the request gets its next attempt.
+		const [waiting] = await fms(v, "A2A/groups/remote-x/inbox");
+		now = Date.parse(String(waiting.expires_at)) + 1000;
+		await r.pass();
+		expect(await r.forwarder?.settled(10_000)).toBe(true);
+		await r.pass();
+		expect(await r.forwarder?.settled(10_000)).toBe(true);
+		expect(remote.finds).toEqual([id]);
+		expect(remote.sends).toEqual([id]);
+		const [answer] = await fms(v, `A2A/groups/${REQUESTER}/inbox`);
+		expect(answer).toMatchObject({ in_reply_to: id, status: "success", remote_task_id: `t-${id}` });
 	});
 
 	it("a remote that cannot be reached: the request stays delivered, is not sent again in the same attempt, and the pass reports why", async () => {
