@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useCliBundle, watching } from "../helpers/cli-process";
-import { REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
+import { REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 // Small edges of the command line that a newcomer or a script meets first.
@@ -72,6 +72,48 @@ describe("a group added to the registry while a2a route --watch runs", () => {
 			w.child.kill("SIGTERM");
 			expect(await w.closed).toBe(0);
 		}
+	});
+});
+
+describe("a2a send --trace, --hop and --parent refuse what the router would reject (issue 19, point 7)", () => {
+	const outbox = (group: string) => `A2A/groups/${group}/outbox`;
+
+	it("over the hop limit: MAX_HOPS_EXCEEDED in the router's words, exit 1, nothing written", async () => {
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const run = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--trace", "11111111-1111-4111-8111-111111111111", "--hop", "9");
+		expect(run.code).toBe(1);
+		expect(run.stderr.join("\n")).toContain("the router would reject it (MAX_HOPS_EXCEEDED): hop_count is 9");
+		expect(await v.files(outbox("10-backend-group"))).toEqual([]);
+	});
+
+	it("back to a group still waiting on the chain: CYCLE_DETECTED, exit 1, nothing written", async () => {
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const first = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--json");
+		const id = String(first.json[0].message_id);
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		const run = await a2a(v.dir, "send", "--from", "20-frontend-group", "--to", "10-backend-group", "--type", "query", "--question", "y", "--parent", id);
+		expect(run.code).toBe(1);
+		expect(run.stderr.join("\n")).toContain("the router would reject it (CYCLE_DETECTED): 10-backend-group is already on this request's chain");
+		expect(await v.files(outbox("20-frontend-group"))).toEqual([]);
+	});
+});
+
+describe("an answer matched strictly (issue 19, point 5)", () => {
+	it("an in_reply_to that names no request is INVALID_MESSAGE, even while a request of the same trace waits for the sender's answer", async () => {
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const first = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--json");
+		const trace = String(first.json[0].trace_id);
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		const answer = requestNote({ message_id: "answer-to-nothing", trace_id: trace, source_group: "20-frontend-group", target_group: "10-backend-group", request_type: undefined, hop_count: undefined, in_reply_to: "no-such-request", status: "success" }, "## Answer\n\nHere.\n");
+		await v.write("A2A/groups/20-frontend-group/outbox/answer.md", answer);
+		const run = await a2a(v.dir, "route", "--json");
+		expect(run.json).toMatchObject([{ outcome: "rejected", message_id: "answer-to-nothing", error_code: "INVALID_MESSAGE" }]);
+		expect(await v.files("A2A/groups/10-backend-group/inbox")).toEqual([]);
+		const [error] = (await v.files("A2A/groups/20-frontend-group/inbox")).filter((f) => f.includes("/error-"));
+		expect((await v.frontmatter(error)).error_message).toContain(`in_reply_to "no-such-request" names no request that was delivered`);
 	});
 });
 
