@@ -17,6 +17,16 @@ export function basename(path: string): string {
 	return i < 0 ? path : path.slice(i + 1);
 }
 
+/**
+ * A wikilink to a Markdown note by its name, which stays valid when the router moves the note on
+ * (a link by path would make Obsidian create an empty note where it was); null when the name holds
+ * link syntax (names the router gives never do).
+ */
+export function linkByName(path: string): string | null {
+	const name = basename(path).replace(/\.md$/i, "");
+	return /^[^\\[\]|#^<>%`\n\r]+$/.test(name) ? `[[${name}]]` : null;
+}
+
 export function dirname(path: string): string {
 	const i = path.lastIndexOf("/");
 	return i < 0 ? "" : path.slice(0, i);

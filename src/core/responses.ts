@@ -2,7 +2,7 @@ import { fitBytes } from "./file-names";
 import { shortHash } from "./hash";
 import type { Message, ResponseEnvelope } from "./message";
 import { serialiseMessage } from "./message-serialise";
-import { safeFileSegment } from "./paths";
+import { basename, linkByName, safeFileSegment } from "./paths";
 import { ROUTER_SENDER } from "./protocol";
 import { uuidFromText } from "./hash";
 import { iso } from "./time";
@@ -63,7 +63,7 @@ export function routerResponse(input: RouterResponseInput): RouterResponse {
 		input.kind === "error"
 			? `Your message${to} was not delivered: ${input.reason}. Fix it and send it again; the original is kept in the dead-letter folder.`
 			: `Nobody answered your request${to} in time: ${input.reason}.`;
-	const message: Message = { envelope, payload: { answer: summary, dead_letter: `[[${input.deadLetterPath}]]` }, extra: { [GENERATED_BY_FIELD]: ROUTER_SENDER } };
+	const message: Message = { envelope, payload: { answer: summary, dead_letter: linkByName(input.deadLetterPath) ?? basename(input.deadLetterPath) }, extra: { [GENERATED_BY_FIELD]: ROUTER_SENDER } };
 	const idPart = fitBytes(safeFileSegment(input.deadMessageId), 100);
 	return { fileName: `${input.kind}-${idPart}-${shortHash(key, 10)}.md`, text: serialiseMessage(message), messageId };
 }

@@ -1,5 +1,5 @@
 import type { RoutingDecision } from "./decision";
-import { basename } from "./paths";
+import { basename, linkByName } from "./paths";
 import { OUTCOMES } from "./protocol";
 import { oneLine } from "./text";
 
@@ -32,8 +32,7 @@ export function logHeader(day: string): string {
 
 /** The link to a note in a log row: by name (names the router writes hold no link syntax). */
 export function noteLink(path: string): string {
-	const name = basename(path).replace(/\.md$/i, "");
-	return /^[^\\[\]|#^<>%`\n\r]+$/.test(name) ? `[[${name}]]` : escapeCell(basename(path));
+	return linkByName(path) ?? escapeCell(basename(path));
 }
 
 /** One Markdown table row per decision. */

@@ -78,6 +78,14 @@ describe("retry-dead-letter", () => {
 		await settle(h);
 		const delivered = await onlyFileIn(h, box(FRONTEND, "inbox"));
 		expect(await frontmatter(h, delivered)).toMatchObject({ message_id: lost.messageId, state: "delivered", retry_count: 1 });
+
+		// The error response's link to its dead letter names the note, not a path: clicked now, it opens
+		// the note where the retry took it instead of creating an empty note in dead-letter/.
+		const errorName = (await filesIn(h, box(BACKEND, "inbox"))).find((name) => name.startsWith("error-"));
+		const errorResponse = `${box(BACKEND, "inbox")}/${errorName ?? "(none)"}`;
+		const link = /^\[\[([^\]]+)\]\]$/.exec(String((await body(h, errorResponse)).dead_letter))?.[1] ?? "";
+		expect(link).toBe("lost");
+		expect(h.host.app.metadataCache.getFirstLinkpathDest(link, errorResponse)?.path).toBe(delivered);
 	});
 
 	it("INVALID_MESSAGE: offers the failing field (hop count), validates it, and the relay delivers the corrected note", async () => {
