@@ -3,6 +3,7 @@ import type { ListTasksRequest, ListTasksResponse, Task } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { uuidFromText } from "../../src/core/hash";
 import type { IndexEntry } from "../../src/core/message-index";
+import { parseTime } from "../../src/core/time";
 import { noteToTask, taskStatusOf } from "./mapping/note-to-task";
 import type { VaultTasks } from "./vault-tasks";
 
@@ -37,7 +38,8 @@ export async function listGroupTasks(tasks: VaultTasks, group: string, params: L
 	const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
 	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new RequestMalformedError("pageSize must be between 1 and 100");
 	if (!VALID_STATES.has(params.status)) throw new RequestMalformedError(`Invalid status filter: ${String(params.status)}`);
-	const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
+	// A time without a zone is UTC, as everywhere in the relay (Date.parse would read it as local time).
+	const after = params.statusTimestampAfter ? parseTime(params.statusTimestampAfter) : undefined;
 	if (after !== undefined && Number.isNaN(after)) throw new RequestMalformedError("statusTimestampAfter must be a valid ISO 8601 date string");
 
 	const context = params.contextId;
@@ -48,7 +50,7 @@ export async function listGroupTasks(tasks: VaultTasks, group: string, params: L
 		if (traces && !traces.has(entry.traceId ?? "")) continue;
 		const status = taskStatusOf({ request: entry, response: tasks.response(entry) });
 		if (params.status !== TaskState.TASK_STATE_UNSPECIFIED && status.state !== params.status) continue;
-		if (after !== undefined && !(Date.parse(status.timestamp) > after)) continue;
+		if (after !== undefined && !(parseTime(status.timestamp) > after)) continue;
 		rows.push({ entry, state: status.state, timestamp: status.timestamp });
 	}
 	const full = new Map<string, Task>();
