@@ -20,7 +20,7 @@ import { checkOutboxNote, groupProblem } from "./note-check";
 // corrected note must pass the router's checks before anything is written.
 
 /** Router stamps removed on a retry (the router writes them again). */
-const ROUTER_STAMPS = ["state", "delivered_at", "expires_at", "dead_at", "error_code", "error_message", "attempt", "answered_at", "quarantined", "late", "forwarded_at", "remote_task_id"] as const;
+const ROUTER_STAMPS = ["state", "delivered_at", "expires_at", "dead_at", "error_code", "error_message", "attempt", "answered_at", "quarantined", "late", "forwarded_at", "remote_task_id", "resent_attempt"] as const;
 
 export type CorrectionKind = "group" | "integer" | "text" | readonly string[];
 

@@ -87,6 +87,20 @@ describe("retrying a dead letter", () => {
 		expect(vault.readRaw("A2A/dead-letter/dead.md")).toBeUndefined();
 	});
 
+	it("a request to a remote group that timed out goes back without what the forwarder stamped (its task, its re-send)", async () => {
+		const vault = new MemoryActionVault();
+		const message = buildRequest({ from: BACKEND, to: FRONTEND, type: "query", question: "Anyone?" }, NOW - 60_000);
+		const forwarded = updateFrontmatterText(serialiseMessage(message), (fm) => {
+			Object.assign(fm, { state: "forwarded", forwarded_at: "2026-12-01T09:59:10.000Z", remote_task_id: "task-1", resent_attempt: 1 });
+			stampDead(fm, "TIMEOUT", "no answer in time", NOW - 30_000);
+		});
+		vault.writeRaw("A2A/dead-letter/remote.md", forwarded);
+		const dl = readDeadLetter("A2A/dead-letter/remote.md", forwarded);
+		const path = await requeue(vault, { layout: routingContext().layout }, dl, {}, BACKEND, NOW);
+		const fm = readFrontmatter(vault.readRaw(path) ?? "") ?? {};
+		for (const stamp of ["state", "forwarded_at", "remote_task_id", "resent_attempt", "dead_at", "error_code"]) expect(fm, stamp).not.toHaveProperty(stamp);
+	});
+
 	it("restores a quarantined note's original text, and refuses one that does not parse", () => {
 		const original = "---\nkind: request\nsource_group: [unclosed\n---\nbody\n";
 		const quarantined = readDeadLetter("A2A/dead-letter/q.md", quarantineText(original, { error_code: "INVALID_MESSAGE", error_message: "bad YAML" }));
