@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { BOXES } from "../../src/core/layout";
 import { rescanIndex } from "../../src/router/index-refresh";
 import type { Router } from "../../src/router/router";
 
@@ -23,7 +24,7 @@ export class IndexWatch {
 
 	private folders(): string[] {
 		const layout = this.router.layout;
-		const boxes = layout.groupIds().flatMap((g) => (["inbox", "outbox", "archive"] as const).map((box) => layout.box(g, box) as string));
+		const boxes = layout.groupIds().flatMap((g) => BOXES.map((box) => layout.box(g, box)).filter((folder): folder is string => folder !== null));
 		return [layout.root, layout.deadLetterFolder, ...boxes];
 	}
 

@@ -43,11 +43,6 @@ export function safeStem(fileName: string): string {
 	return cleaned.startsWith(".") ? cleaned.replace(/^[.\s]+/, "") || `message-${shortHash(fileName, 8)}` : cleaned;
 }
 
-/** True when the router delivers a note named `fileName` under that very name. */
-export function isSafeFileName(fileName: string): boolean {
-	return `${safeStem(fileName)}.md` === fileName;
-}
-
 /** How many names the first series has: the safe name, then the id's start (or a number) with a number. */
 const FIRST_SERIES = 50;
 

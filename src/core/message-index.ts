@@ -108,11 +108,6 @@ export function expiryOf(entry: IndexEntry): number {
 	return ms;
 }
 
-/** True for a note the router has carried somewhere (it bears the router's stamps). */
-export function isRouted(entry: IndexEntry): boolean {
-	return entry.deliveredAt !== undefined || entry.deadAt !== undefined;
-}
-
 /** A request that reached its target (it counts for cycles, duplicates and answers). */
 export function wasDelivered(entry: IndexEntry): boolean {
 	if (entry.location.area === "box") return entry.location.box !== "outbox" && entry.deliveredAt !== undefined;

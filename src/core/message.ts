@@ -101,10 +101,6 @@ export function isRequest(message: Message): message is RequestMessage {
 	return message.envelope.kind === "request";
 }
 
-export function isResponse(message: Message): message is ResponseMessage {
-	return message.envelope.kind === "response";
-}
-
 export function kindOf(fields: Record<string, unknown>): MessageKind | null {
 	if (fields.kind === "request" || fields.kind === "response") return fields.kind;
 	if (fields.kind !== undefined) return null;

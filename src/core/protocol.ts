@@ -74,7 +74,6 @@ export const MAX_NOTE_BYTES = 100 * 1024;
 export const MAX_FRONTMATTER_BYTES = 8 * 1024;
 
 export const AGENT_RESULTS = ["pass", "warning", "fail", "pending"] as const;
-export type AgentResult = (typeof AGENT_RESULTS)[number];
 
 /** Outcomes of one routing decision, as printed by `a2a route --json` and written to the log. */
 export const OUTCOMES = ["delivered", "answered", "late", "rejected", "ignored", "retried", "timed_out", "duplicate", "forwarded"] as const;

@@ -3,7 +3,7 @@ import { readRawMessage } from "../core/message-parse";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import { isCopyOfRequest, requestOutcome } from "../core/request-outcome";
 import type { RequestOutcome, RequestOutcomeName } from "../core/request-outcome";
-import { copiesOf, findRequest, readMessage } from "./message-lookup";
+import { copiesOf, readMessage } from "./message-lookup";
 import { detailOf, placeOf } from "./message-view";
 import type { MessageDetail, Place } from "./message-view";
 import type { Router } from "./router";
@@ -51,10 +51,4 @@ export async function describeOutcome(router: Router, request: IndexEntry, found
 	if (outcome.deadLetter) view.dead_letter = placeOf(outcome.deadLetter.path, outcome.deadLetter.location);
 	if (outcome.response) view.response = (await readAt(router, outcome.response)) ?? (await readMessage(router, outcome.response.messageId ?? ""));
 	return view;
-}
-
-/** The state of request `id` now; with `group`, only of a request that group sent. */
-export async function requestState(router: Router, id: string, group?: string): Promise<RequestState> {
-	const request = await findRequest(router, id, group);
-	return describeOutcome(router, request, requestOutcome(router.index, request));
 }
