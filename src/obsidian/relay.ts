@@ -48,9 +48,11 @@ export class Relay extends Component {
 	constructor(
 		private readonly app: App,
 		private readonly settings: () => RelaySettings,
+		/** The app's one vault port: the names a write reserves are seen by every other write of this app. */
+		port: ObsidianVault,
 	) {
 		super();
-		this.port = new ObsidianVault(app);
+		this.port = port;
 		this.notifier = new Notifier(() => this.settings().showNotices);
 		this.router = this.makeRouter();
 	}
@@ -87,8 +89,6 @@ export class Relay extends Component {
 			this.registerEvent(this.app.vault.on("delete", (file) => this.onVaultEvent(file, true)));
 			this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onVaultEvent(file, true, oldPath)));
 			this.started = true;
-			// The settings are loaded by now (they were not when this component was built).
-			this.router = this.makeRouter();
 			void this.enqueue(() => this.reload());
 		});
 	}

@@ -42,11 +42,13 @@ export interface PluginParts {
 export async function startPlugin(plugin: Plugin): Promise<PluginParts> {
 	const { app } = plugin;
 	const settings = await SettingsStore.load(plugin);
-	const relay = plugin.addChild(new Relay(app, () => settings.current));
+	// One vault port for the router and the commands: two would not see each other's reserved names.
+	const port = new ObsidianVault(app);
+	const relay = plugin.addChild(new Relay(app, () => settings.current, port));
 	const agents = plugin.addChild(new AgentStore(app, () => settings.current));
 	settings.onChange((before, after) => applySettings(app, relay, agents, before, after));
 	const state = relayState(relay);
-	const vault = new ObsidianActionVault(app, new ObsidianVault(app));
+	const vault = new ObsidianActionVault(app, port);
 	const composed = new ComposedMessages(app);
 	const parts: UiParts = { app, state, settings, agents, vault, composed, routeNow: () => notices.manualPass(() => relay.routeNow()) };
 	const notices = plugin.addChild(new DecisionNotices(app, state, () => settings.current, composed, (file) => void openRetry(parts, file)));

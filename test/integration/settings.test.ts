@@ -89,8 +89,9 @@ describe("settings tab", () => {
 		apply?.click();
 		expect(await saved(h)).toMatchObject({ rootFolder: "Team" });
 		expect(h.parts.settings.current.rootFolder).toBe("Team");
-		expect(h.parts.relay.router.layout.registryPath).toBe("Team/registry.yaml");
-		expect(h.parts.relay.router.layout.groupIds()).toEqual(["red", "blue"]);
+		// The relay rebuilds its router in its queue, after any pass in flight.
+		await waitFor("the new root applied", () => h?.parts.relay.router.layout.registryPath === "Team/registry.yaml");
+		await waitFor("the registry there read", () => h?.parts.relay.router.layout.groupIds().join() === "red,blue");
 		// and the relay routes there
 		await waitFor("the request delivered under Team", async () => (await filesIn(h as Harness, "Team/groups/blue/inbox")).length === 1);
 	});
