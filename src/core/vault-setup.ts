@@ -61,6 +61,7 @@ views:
       or:
         - state == "delivered"
         - state == "retrying"
+        - state == "forwarded"
     order:
       - file.name
       - note.source_group

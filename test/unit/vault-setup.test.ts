@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { VaultLayout } from "../../src/core/layout";
+import { parseRegistry } from "../../src/core/registry";
+import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { setupBases } from "../../src/core/vault-setup";
+
+// The bases init writes for Obsidian's Bases plugin: YAML that parses, with the views the README
+// names, and "In flight" holding every request still waiting for its answer.
+
+interface Base {
+	filters: unknown;
+	views: { type: string; name: string; filters?: { or?: string[]; and?: string[] } }[];
+}
+
+describe("the bases a2a init and Create registry and group folders write", () => {
+	const layout = new VaultLayout("A2A", parseRegistry(EXAMPLE_REGISTRY, "A2A"));
+	const bases = new Map(setupBases(layout).map((b) => [b.path, parse(b.text) as Base]));
+
+	it("are YAML with a filter and named table views", () => {
+		expect([...bases.keys()].sort()).toEqual(["A2A/Agents.base", "A2A/Messages.base"]);
+		for (const [path, base] of bases) {
+			expect(base.filters, path).toBeDefined();
+			expect(base.views.length, path).toBeGreaterThan(0);
+			for (const view of base.views) expect(view.name, path).toMatch(/^[A-Z][a-z ]+$/);
+		}
+		expect(bases.get("A2A/Messages.base")?.views.map((v) => v.name)).toEqual(["In flight", "Dead letters", "By trace", "All messages"]);
+	});
+
+	it("In flight lists delivered, retrying and forwarded requests (a request a remote agent holds is in flight too)", () => {
+		const inFlight = bases.get("A2A/Messages.base")?.views.find((v) => v.name === "In flight");
+		expect(inFlight?.filters?.or).toEqual(['state == "delivered"', 'state == "retrying"', 'state == "forwarded"']);
+	});
+});
