@@ -1,5 +1,4 @@
 import * as fs from "node:fs";
-import { BOXES } from "../../src/core/layout";
 import { rescanIndex } from "../../src/router/index-refresh";
 import type { Router } from "../../src/router/router";
 
@@ -24,8 +23,7 @@ export class IndexWatch {
 
 	private folders(): string[] {
 		const layout = this.router.layout;
-		const boxes = layout.groupIds().flatMap((g) => BOXES.map((box) => layout.box(g, box)).filter((folder): folder is string => folder !== null));
-		return [layout.root, layout.deadLetterFolder, ...boxes];
+		return [layout.root, ...layout.messageFolders()];
 	}
 
 	/** Watches the folders not watched yet; returns those it started to watch. */

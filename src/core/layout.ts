@@ -72,6 +72,12 @@ export class VaultLayout {
 		return this.boxPaths.get(group)?.[box] ?? null;
 	}
 
+	/** A group's inbox, outbox and archive folders, in that order (none for a group the layout lacks). */
+	boxesOf(group: string): string[] {
+		const paths = this.boxPaths.get(group);
+		return paths ? BOXES.map((box) => paths[box]) : [];
+	}
+
 	/** Every folder the router reads or writes: the root and the registry's group folders. */
 	watchedFolders(): string[] {
 		return [...this.watched];

@@ -1,4 +1,3 @@
-import { BOXES } from "./layout";
 import type { VaultLayout } from "./layout";
 
 // What an A2A vault is made of (protocol section 1), the plan `a2a init` and the plugin's
@@ -7,12 +6,7 @@ import type { VaultLayout } from "./layout";
 /** agents/, dead-letter/, log/, then the boxes of each registry group. */
 export function setupFolders(layout: VaultLayout): string[] {
 	const folders = [layout.agentsFolder, layout.deadLetterFolder, layout.logFolder];
-	for (const group of layout.groupIds()) {
-		for (const box of BOXES) {
-			const folder = layout.box(group, box);
-			if (folder) folders.push(folder);
-		}
-	}
+	for (const group of layout.groupIds()) folders.push(...layout.boxesOf(group));
 	return folders;
 }
 

@@ -1,4 +1,4 @@
-import { BOXES, VaultLayout } from "../core/layout";
+import { VaultLayout } from "../core/layout";
 import { emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
 import type { Registry } from "../core/registry";
 import type { VaultPort } from "./vault-port";
@@ -36,9 +36,6 @@ export async function loadRegistry(port: VaultPort, root: string): Promise<Loade
 export async function makeNewGroupBoxes(port: Pick<VaultPort, "ensureFolder">, before: VaultLayout, after: VaultLayout): Promise<void> {
 	for (const group of after.groupIds()) {
 		if (before.hasGroup(group)) continue;
-		for (const box of BOXES) {
-			const folder = after.box(group, box);
-			if (folder) await port.ensureFolder(folder).catch(() => undefined);
-		}
+		for (const folder of after.boxesOf(group)) await port.ensureFolder(folder).catch(() => undefined);
 	}
 }
