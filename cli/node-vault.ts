@@ -44,6 +44,11 @@ let tempCounter = 0;
 
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
+/** True when `now` is the file `known` recorded (same inode, same size): nothing else wrote it since. */
+function sameFile(known: { ino: number; size: number } | undefined, now: { ino: number; size: number } | null | undefined): boolean {
+	return known !== undefined && !!now && now.ino === known.ino && now.size === known.size;
+}
+
 export class NodeVault implements VaultPort {
 	readonly dir: string;
 	private readonly folders = new Set<string>();
@@ -373,7 +378,7 @@ export class NodeVault implements VaultPort {
 		const now = this.lstatFile(full);
 		const known = this.appended.get(full);
 		let fd = this.appending.get(full);
-		if (fd !== undefined && !(now && known && now.ino === known.ino && now.size === known.size)) {
+		if (fd !== undefined && !sameFile(known, now)) {
 			fs.closeSync(fd);
 			this.appending.delete(full);
 			fd = undefined;
@@ -388,15 +393,10 @@ export class NodeVault implements VaultPort {
 			fd = fs.openSync(full, fs.constants.O_RDWR | fs.constants.O_APPEND | NO_FOLLOW);
 			this.appending.set(full, fd);
 			const opened = fs.fstatSync(fd);
-			const unchanged = known !== undefined && opened.ino === known.ino && opened.size === known.size;
-			if (!unchanged && holdsLines(fs.readFileSync(fd, "utf8"), text)) {
-				this.appended.set(full, { ino: opened.ino, size: opened.size });
-				return "present";
-			}
 			this.appended.set(full, { ino: opened.ino, size: opened.size });
+			if (!sameFile(known, opened) && holdsLines(fs.readFileSync(fd, "utf8"), text)) return "present";
 		}
-		const record = this.appended.get(full) as { ino: number; size: number };
-		record.size += fs.writeSync(fd, text);
+		(this.appended.get(full) as { ino: number; size: number }).size += fs.writeSync(fd, text);
 		return "appended";
 	}
 

@@ -201,7 +201,7 @@ export class ObsidianVault implements VaultPort {
 		// The file is read only when something else wrote it since this vault's last append. Asked of
 		// the disk, not of the vault's tree: a sync engine's write may not have reached the tree yet.
 		const known = this.appended.get(file.path);
-		const now = await this.app.vault.adapter.stat(file.path);
+		const now = known ? await this.app.vault.adapter.stat(file.path) : null;
 		if (!(known && now && known.size === now.size && known.mtime === now.mtime) && holdsLines(await this.app.vault.adapter.read(file.path), text)) {
 			await this.noteAppended(file.path);
 			return "present";
