@@ -16,6 +16,12 @@ async function tempVault(): Promise<TempVault> {
 	vaults.push(v);
 	return v;
 }
+/** A temporary vault set up by `a2a init`. */
+async function initialisedVault(): Promise<TempVault> {
+	const v = await tempVault();
+	expect((await a2a(v.dir, "init")).code).toBe(0);
+	return v;
+}
 afterEach(async () => {
 	await Promise.all(vaults.splice(0).map((v) => v.cleanup()));
 });
@@ -51,8 +57,7 @@ describe("a2a init --vault DIR", () => {
 
 describe("a group added to the registry while a2a route --watch runs", () => {
 	it("gets its inbox, outbox and archive folders, as a2a init gives them, before any message names it", async () => {
-		const v = await tempVault();
-		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const v = await initialisedVault();
 		const w = watching(cli.spawn(["route", "--watch", "--grace", "0", "--interval", "100", "--vault", v.dir]));
 		try {
 			const started = Date.now() + 20_000;
@@ -79,8 +84,7 @@ describe("a2a send --trace, --hop and --parent refuse what the router would reje
 	const outbox = (group: string) => `A2A/groups/${group}/outbox`;
 
 	it("over the hop limit: MAX_HOPS_EXCEEDED in the router's words, exit 1, nothing written", async () => {
-		const v = await tempVault();
-		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const v = await initialisedVault();
 		const run = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--trace", "11111111-1111-4111-8111-111111111111", "--hop", "9");
 		expect(run.code).toBe(1);
 		expect(run.stderr.join("\n")).toContain("the router would reject it (MAX_HOPS_EXCEEDED): hop_count is 9");
@@ -88,8 +92,7 @@ describe("a2a send --trace, --hop and --parent refuse what the router would reje
 	});
 
 	it("back to a group still waiting on the chain: CYCLE_DETECTED, exit 1, nothing written", async () => {
-		const v = await tempVault();
-		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const v = await initialisedVault();
 		const first = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--json");
 		const id = String(first.json[0].message_id);
 		expect((await a2a(v.dir, "route")).code).toBe(0);
@@ -102,8 +105,7 @@ describe("a2a send --trace, --hop and --parent refuse what the router would reje
 
 describe("an answer matched strictly (issue 19, point 5)", () => {
 	it("an in_reply_to that names no request is INVALID_MESSAGE, even while a request of the same trace waits for the sender's answer", async () => {
-		const v = await tempVault();
-		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const v = await initialisedVault();
 		const first = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", "20-frontend-group", "--type", "query", "--question", "x", "--json");
 		const trace = String(first.json[0].trace_id);
 		expect((await a2a(v.dir, "route")).code).toBe(0);
@@ -155,8 +157,7 @@ describe("the README's command-line examples", () => {
 			.map((l) => l.trim().replace(/^npx (-p a2a-relay )?/, ""))
 			.filter((l) => /^a2a agent set /.test(l));
 		expect(lines.length).toBeGreaterThan(0);
-		const v = await tempVault();
-		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const v = await initialisedVault();
 		const home = os.homedir();
 		for (const line of lines) {
 			const words = shellWords(line.replace(/\s+#.*$/, "")).slice(1).map((w) => w.replace(/^~\/vault$/, v.dir).replace(/^~/, home));
