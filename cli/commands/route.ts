@@ -47,6 +47,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const session = await openSession(args, io, {
 		graceMs: watch ? graceMs : 0,
 		keepLastGoodRegistry: watch,
+		boxesForNewGroups: watch,
 		marginMs,
 		identity: cliIdentity(role),
 		localLock: processLock(vaultDir, rootFolder(args), role),

@@ -61,6 +61,13 @@ export interface RouterOptions {
 	 * `unusableRegistry`) until the registry can be used again. Off: an unusable registry stops routing.
 	 */
 	keepLastGoodRegistry?: boolean;
+	/**
+	 * A group added to the registry while this router runs gets its inbox, outbox and archive at
+	 * once. For a router that reads the registry only when it is saved whole (`a2a route --watch`);
+	 * off inside Obsidian, which saves a note while it is typed (every prefix of a new id would get
+	 * folders), and off for one-shot commands.
+	 */
+	boxesForNewGroups?: boolean;
 	/** How requests to remote groups (`url:`) are sent; without it they wait in the remote group's inbox. */
 	remotes?: ForwarderOptions;
 }
@@ -123,7 +130,7 @@ export class Router implements PassContext {
 	 */
 	unusableRegistry: Registry | null = null;
 
-	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read. A group added since then gets its boxes. */
+	/** Reads the registry (registry.yaml, else registry.md); true when it changed since the last read (see option boxesForNewGroups). */
 	async loadRegistry(): Promise<boolean> {
 		const loaded = await loadRegistry(this.port, this.root);
 		if (loaded.text === this.registryText) return false;
@@ -137,7 +144,7 @@ export class Router implements PassContext {
 		const before = this.layout;
 		this.registry = loaded.registry;
 		this.layout = new VaultLayout(this.root, this.registry);
-		if (!first && this.registry.usable) await makeNewGroupBoxes(this.port, before, this.layout);
+		if (!first && this.registry.usable && this.options.boxesForNewGroups) await makeNewGroupBoxes(this.port, before, this.layout);
 		this.indexSync.clear();
 		return true;
 	}

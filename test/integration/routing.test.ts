@@ -105,6 +105,15 @@ describe("routing on vault events", () => {
 		expect(await b.frontmatter(`${BOX("50-mobile-group", "inbox")}/mobile.md`)).toMatchObject({ state: "delivered" });
 	});
 
+	it("makes no folders for a group id still being typed into the registry (Obsidian saves it as it is typed)", async () => {
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
+		for (const typed of ["q", "qa", "qa-g"]) {
+			await b.host.externalWrite("A2A/registry.yaml", `${REGISTRY}  ${typed}: {}\n`);
+			await b.quiet();
+		}
+		for (const typed of ["q", "qa", "qa-g"]) expect(await b.host.exists(`A2A/groups/${typed}`), typed).toBe(false);
+	});
+
 	it("reports registry errors in a notice and keeps the rest of the registry working", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": `${REGISTRY}  "bad id!": {}\n` });
 		expect(b.host.notices.some((n) => n.includes("bad id!"))).toBe(true);
