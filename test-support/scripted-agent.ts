@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NodeVault } from "../cli/node-vault";
-import { createUnderFreeName } from "../src/actions/write-note";
+import { createUnderFreeName } from "../src/router/free-names";
 import { buildResponse, messageFileName } from "../src/core/compose";
 import { readFrontmatter } from "../src/core/frontmatter";
 import { serialiseMessage } from "../src/core/message-serialise";

@@ -1,8 +1,8 @@
-import { candidateNames } from "../../src/core/file-names";
 import type { IndexEntry } from "../../src/core/message-index";
-import { basename, joinPath } from "../../src/core/paths";
+import { basename } from "../../src/core/paths";
 import { stampDead, stampNoteText } from "../../src/core/stamps";
 import { editNote } from "../../src/router/edit-note";
+import { moveUnderFreeName } from "../../src/router/free-names";
 import type { Router } from "../../src/router/router";
 import type { KeyedLock } from "./keyed-lock";
 import { taskStatusOf } from "./mapping/note-to-task";
@@ -66,16 +66,8 @@ export class Canceller {
 		const { port, layout } = this.router;
 		const folder = layout.deadLetterFolder;
 		await port.ensureFolder(folder);
-		let dest: string | null = null;
-		for (const name of candidateNames(basename(request.path), id)) {
-			const result = await port.move(request.path, joinPath(folder, name));
-			if (result === "missing") return null;
-			if (result === "moved") {
-				dest = joinPath(folder, name);
-				break;
-			}
-		}
-		if (dest === null) throw new Error(`no free name in ${folder} for ${request.path}`);
+		const dest = await moveUnderFreeName(port, request.path, folder, basename(request.path), id);
+		if (dest === null) return null;
 		await this.stamp(dest);
 		await this.tasks.refresh([request.path, dest]);
 		const now = this.clock();

@@ -1,6 +1,6 @@
 import type { Message as A2aMessage, Task } from "@a2a-js/sdk";
 import { ContentTypeNotSupportedError, RequestMalformedError } from "@a2a-js/sdk/errors";
-import { createUnderFreeName } from "../../src/actions/write-note";
+import { createUnderFreeName } from "../../src/router/free-names";
 import { messageFileName } from "../../src/core/compose";
 import { entryFromRaw } from "../../src/core/message-index";
 import { readRawMessage } from "../../src/core/message-parse";

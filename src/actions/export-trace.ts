@@ -4,7 +4,7 @@ import { joinPath } from "../core/paths";
 import { iso } from "../core/time";
 import { traceNoteName, traceNoteText } from "../core/trace-diagram";
 import type { VaultPort } from "../router/vault-port";
-import { createUnderFreeName } from "./write-note";
+import { createUnderFreeName } from "../router/free-names";
 
 // Export trace as note: the trace's sequence diagram and its table of messages, written as a new
 // note in `<root>/traces/` (never over another note: a taken name gets the next free one). Times

@@ -8,7 +8,7 @@ import { refreshFolders, refreshIndex } from "../router/index-refresh";
 import { checkedId, outboxEntries } from "../router/message-lookup";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
-import { createUnderFreeName } from "./write-note";
+import { createUnderFreeName } from "../router/free-names";
 
 // An agent answers a request delivered to its group (`a2a reply`, the MCP tool `reply`): the
 // response (in_reply_to the request, the same trace) is checked the way the router will check it

@@ -3,12 +3,12 @@ import { unknownGroupReason } from "../core/group-reasons";
 import type { VaultLayout } from "../core/layout";
 import { readRawMessage } from "../core/message-parse";
 import type { ReadResult } from "../core/message-parse";
-import { candidateNames } from "../core/file-names";
-import { basename, joinPath } from "../core/paths";
+import { basename } from "../core/paths";
 import { PRIORITIES, REQUEST_TYPES, RESPONSE_STATUSES } from "../core/protocol";
 import type { RoutingContext } from "../core/routing";
 import { flattenMessageText, iso, unquarantineText } from "../core/stamps";
 import { editNote } from "../router/edit-note";
+import { moveUnderFreeName } from "../router/free-names";
 import type { VaultPort } from "../router/vault-port";
 import { FORM_ERROR } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
@@ -185,11 +185,7 @@ export async function requeue(vault: RequeueVault, ctx: RequeueContext, dl: Dead
 	if (!edited) throw new Error("the dead letter was moved or deleted meanwhile");
 	await vault.ensureFolder(outbox);
 	const own = dl.read.ok && typeof dl.read.raw.fields.message_id === "string" ? dl.read.raw.fields.message_id : undefined;
-	for (const name of candidateNames(basename(dl.path), own ?? dl.carriedMessageId)) {
-		const to = joinPath(outbox, name);
-		const result = await vault.move(dl.path, to);
-		if (result === "moved") return to;
-		if (result === "missing") throw new Error("the dead letter was moved or deleted meanwhile");
-	}
-	throw new Error(`no free file name in ${outbox}`);
+	const to = await moveUnderFreeName(vault, dl.path, outbox, basename(dl.path), own ?? dl.carriedMessageId);
+	if (to === null) throw new Error("the dead letter was moved or deleted meanwhile");
+	return to;
 }

@@ -11,7 +11,7 @@ import { timeoutSecondsProblem } from "../core/validate";
 import { refreshIndex } from "../router/index-refresh";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
-import { createUnderFreeName } from "./write-note";
+import { createUnderFreeName } from "../router/free-names";
 
 // An agent sends a request (`a2a send`, the MCP tool `send_request`): checked the way the router will
 // check it (same words), then written into the sender's outbox in one atomic step. A request that

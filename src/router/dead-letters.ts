@@ -1,4 +1,4 @@
-import { candidateNames, firstCandidateNames } from "../core/file-names";
+import { firstCandidateNames } from "../core/file-names";
 import { YamlError } from "../core/frontmatter";
 import { uuidFromText } from "../core/hash";
 import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
@@ -10,6 +10,7 @@ import type { ErrorCode } from "../core/protocol";
 import type { RoutingDecision } from "../core/decision";
 import { traceOf } from "../core/routing";
 import { OVERSIZE_SUFFIX, oversizeDeadLetterText, quarantineText, stampDead, stampNoteText } from "../core/stamps";
+import { createUnderFreeName, moveUnderFreeName } from "./free-names";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile } from "./vault-port";
 
@@ -64,27 +65,11 @@ export class DeadLetters {
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code: "INVALID_MESSAGE", reason, deadLetterPath, occasion: contentKey(note.read), now: at });
 		}
 		await router.port.ensureFolder(folder);
-		let kept: string | null = null;
-		for (const name of candidateNames(basename(note.path), id, `.md${OVERSIZE_SUFFIX}`)) {
-			const to = joinPath(folder, name);
-			const moved = await router.port.move(note.path, to);
-			if (moved === "missing") return;
-			if (moved === "moved") {
-				kept = to;
-				break;
-			}
-		}
-		if (kept === null) throw new Error(`no free name in ${folder} for ${note.path}`);
+		const kept = await moveUnderFreeName(router.port, note.path, folder, basename(note.path), id, `.md${OVERSIZE_SUFFIX}`);
+		if (kept === null) return;
 		router.indexSync.remove(note.path);
 		const text = oversizeDeadLetterText(quarantineFields(note, "INVALID_MESSAGE", reason, id, at, traceId, raw), kept);
-		let path: string | null = null;
-		for (const name of candidateNames(basename(kept).slice(0, -`.md${OVERSIZE_SUFFIX}`.length), id, ".dead.md")) {
-			if (await router.port.create(joinPath(folder, name), text)) {
-				path = joinPath(folder, name);
-				break;
-			}
-		}
-		if (path === null) throw new Error(`no free name in ${folder} for the dead letter of ${note.path}`);
+		const path = await createUnderFreeName(router.port, folder, basename(kept).slice(0, -`.md${OVERSIZE_SUFFIX}`.length), text, id, ".dead.md");
 		const entry = router.indexSync.indexText(path, text);
 		const decision = router.decision("rejected", path, note.path, entry, { error_code: "INVALID_MESSAGE", reason });
 		await router.log.write(decision);

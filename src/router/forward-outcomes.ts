@@ -1,6 +1,5 @@
 import type { RoutingDecision } from "../core/decision";
 import { messageFileName } from "../core/compose";
-import { candidateNames } from "../core/file-names";
 import type { IndexEntry } from "../core/message-index";
 import { serialiseMessage } from "../core/message-serialise";
 import { basename, joinPath } from "../core/paths";
@@ -8,6 +7,7 @@ import { remoteResponse, remoteResponseId } from "../core/remote-answer";
 import type { RemoteAnswer } from "../core/remote-answer";
 import { artifactNames, remoteFileBytes, safeArtifactName } from "../core/remote-files";
 import { stampAnswered, stampDead, stampDeliveredResponse, stampNoteText } from "../core/stamps";
+import { createUnderFreeName } from "./free-names";
 import type { PassContext } from "./pass-context";
 
 // How a request to a remote group ends (src/router/forwarder.ts follows it there): the remote's
@@ -68,15 +68,7 @@ export class ForwardOutcomes {
 				stampDeliveredResponse(fm, { target: request.sourceGroup as string, now, request: { messageId: request.messageId, deliveredAt: request.deliveredAt }, late: false, fallbackId: responseId }),
 			);
 			await router.port.ensureFolder(inbox);
-			let written: string | null = null;
-			for (const candidate of candidateNames(name, responseId)) {
-				const target = joinPath(inbox, candidate);
-				if (await router.port.create(target, stamped.text)) {
-					written = target;
-					break;
-				}
-			}
-			if (written === null) throw new Error(`no free name for the answer in ${inbox}`);
+			const written = await createUnderFreeName(router.port, inbox, name, stamped.text, responseId);
 			const entry = router.indexSync.indexText(written, stamped.text);
 			decision = router.decision("answered", written, path, entry, answer.status === "error" ? { error_code: answer.errorCode, reason: answer.errorMessage } : {});
 			await router.log.write(decision);

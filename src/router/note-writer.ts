@@ -1,5 +1,4 @@
-import { candidateNames } from "../core/file-names";
-import { joinPath } from "../core/paths";
+import { moveUnderFreeName } from "./free-names";
 import type { VaultPort } from "./vault-port";
 
 // How the router moves a note it already stamped (an answered request to its archive): under the
@@ -16,12 +15,6 @@ export class NoteWriter {
 			await this.port.ensureFolder(folder);
 			this.folders.add(folder);
 		}
-		for (const name of candidateNames(fileName, messageId)) {
-			const to = joinPath(folder, name);
-			const result = await this.port.move(from, to);
-			if (result === "moved") return to;
-			if (result === "missing") return null;
-		}
-		throw new Error(`no free name for ${fileName} in ${folder}`);
+		return moveUnderFreeName(this.port, from, folder, fileName, messageId);
 	}
 }

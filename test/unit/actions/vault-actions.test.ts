@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeInit, initVault } from "../../../src/actions/init-vault";
 import { correctableFields, checkRetry, notRetryable, readDeadLetter, requeue } from "../../../src/actions/retry";
-import { createUnderFreeName } from "../../../src/actions/write-note";
+import { createUnderFreeName } from "../../../src/router/free-names";
 import { buildRequest } from "../../../src/core/compose";
 import { readFrontmatter, updateFrontmatterText } from "../../../src/core/frontmatter";
 import { serialiseMessage } from "../../../src/core/message-serialise";
