@@ -1,4 +1,4 @@
-import { traceMessages } from "../../src/router/trace-view";
+import { traceMessages } from "../../src/router/trace-listing";
 import type { ParsedArgs } from "../args";
 import { positionalId } from "../args";
 import { checkRegistry, openSession } from "../session";

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { findRequest } from "../../src/router/message-lookup";
 import { describeOutcome } from "../../src/router/request-state";
 import { takeResponse } from "../../src/router/take-response";
-import { traceMessages } from "../../src/router/trace-view";
+import { traceMessages } from "../../src/router/trace-listing";
 import { waitForOutcome } from "../response-waiter";
 import type { McpContext } from "./context";
 import { takeResult, traceResult, waitResult } from "./outputs";

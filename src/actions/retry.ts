@@ -6,6 +6,7 @@ import type { ReadResult } from "../core/message-parse";
 import { basename } from "../core/paths";
 import { PRIORITIES, REQUEST_TYPES, RESPONSE_STATUSES } from "../core/protocol";
 import type { RoutingContext } from "../core/routing";
+import { ROUTING_STAMPS } from "../core/router-fields";
 import { flattenMessageText, iso, unquarantineText } from "../core/stamps";
 import { editNote } from "../router/edit-note";
 import { moveUnderFreeName } from "../router/free-names";
@@ -19,8 +20,6 @@ import { checkOutboxNote, groupProblem } from "./note-check";
 // back. For INVALID_MESSAGE and GROUP_NOT_FOUND the failing fields can be corrected first; the
 // corrected note must pass the router's checks before anything is written.
 
-/** Router stamps removed on a retry (the router writes them again). */
-const ROUTER_STAMPS = ["state", "delivered_at", "expires_at", "dead_at", "error_code", "error_message", "attempt", "answered_at", "quarantined", "late", "forwarded_at", "remote_task_id", "resent_attempt"] as const;
 
 export type CorrectionKind = "group" | "integer" | "text" | readonly string[];
 
@@ -106,7 +105,7 @@ function requeueEdit(fm: Record<string, unknown>, corrections: Corrections, time
 		if (value === undefined) delete fm[key];
 		else fm[key] = value;
 	}
-	for (const key of ROUTER_STAMPS) delete fm[key];
+	for (const key of ROUTING_STAMPS) delete fm[key];
 	// A timed-out request was delivered once: its route ends with the target, which would read as a cycle.
 	if (timedOut && Array.isArray(fm.route) && fm.route.length > 0 && fm.route[fm.route.length - 1] === fm.target_group) {
 		fm.route = fm.route.slice(0, -1);

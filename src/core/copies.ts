@@ -1,31 +1,12 @@
 import { readRawMessage } from "./message-parse";
+import { FILLED_FIELDS, ROUTING_STAMPS } from "./router-fields";
 
 // Recognising the copy the router made of a note. The router writes a note's stamped copy first and
 // removes the note after; when it was interrupted in between, the next pass finds both, and must
 // finish that delivery instead of taking the note for a second message.
 
 /** Fields the router writes or fills in; every other field of the note must be in its copy unchanged. */
-const ROUTER_FIELDS = new Set([
-	"kind",
-	"message_id",
-	"created",
-	"state",
-	"delivered_at",
-	"expires_at",
-	"attempt",
-	"answered_at",
-	"dead_at",
-	"route",
-	"parent_id",
-	"late",
-	"forwarded_at",
-	"error_code",
-	"error_message",
-	"target_group",
-	"in_reply_to",
-	"processing_time_ms",
-	"quarantined",
-]);
+const ROUTER_FIELDS: ReadonlySet<string> = new Set([...ROUTING_STAMPS, ...FILLED_FIELDS]);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 

@@ -108,6 +108,12 @@ export function expiryOf(entry: IndexEntry): number {
 	return ms;
 }
 
+/** True when an entry's `expires_at` has come (false without one). */
+export function hasExpired(entry: IndexEntry, now: number): boolean {
+	const expires = expiryOf(entry);
+	return !Number.isNaN(expires) && now >= expires;
+}
+
 /** A request that reached its target (it counts for cycles, duplicates and answers). */
 export function wasDelivered(entry: IndexEntry): boolean {
 	if (entry.location.area === "box") return entry.location.box !== "outbox" && entry.deliveredAt !== undefined;

@@ -1,6 +1,6 @@
 import type { VaultLayout } from "./layout";
 import type { MessageIndex } from "./message-index";
-import { expiryOf } from "./message-index";
+import { hasExpired } from "./message-index";
 
 // Per-group message counts for the sidebar and `a2a status`.
 
@@ -34,8 +34,7 @@ export function queueSummary(index: MessageIndex, layout: VaultLayout, now: numb
 		const sender = groups.get(entry.sourceGroup);
 		if (!sender) continue;
 		sender.inFlight++;
-		const expires = expiryOf(entry);
-		if (!Number.isNaN(expires) && expires <= now) sender.overdue++;
+		if (hasExpired(entry, now)) sender.overdue++;
 	}
 	return { groups: [...groups.values()], deadLetters: index.countIn() };
 }

@@ -1,7 +1,7 @@
 import { endsInsideFence, parseBodySections, renderBodySections } from "./body";
 import { buildNote, cloneData, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
-import { expiryOf, isAwaitingAnswer } from "./message-index";
+import { expiryOf, hasExpired, isAwaitingAnswer } from "./message-index";
 import { ENVELOPE_FIELD_ORDER } from "./message";
 import type { Payload } from "./message";
 import { readRawMessage } from "./message-parse";
@@ -104,9 +104,7 @@ export function stampDead(fm: Record<string, unknown>, code: string, reason: str
 
 /** True when a delivered request is past its `expires_at` without an answer: rule 8 acts on it now. */
 export function isDue(entry: IndexEntry, now: number): boolean {
-	if (!isAwaitingAnswer(entry)) return false;
-	const expires = expiryOf(entry);
-	return !Number.isNaN(expires) && now >= expires;
+	return isAwaitingAnswer(entry) && hasExpired(entry, now);
 }
 
 /** The next time (epoch ms) at which some request of `entries` becomes due, or null. */

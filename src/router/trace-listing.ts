@@ -22,7 +22,7 @@ export interface TraceMessage extends MessageSummary {
 	delivered_at: string | null;
 }
 
-export interface TraceView {
+export interface TraceListing {
 	trace_id: string;
 	messages: TraceMessage[];
 }
@@ -30,7 +30,7 @@ export interface TraceView {
 /** When a message took its place in the conversation: delivered, else written, else given up on. */
 const when = (e: IndexEntry): string => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
 
-export async function traceMessages(router: Router, traceId: string): Promise<TraceView> {
+export async function traceMessages(router: Router, traceId: string): Promise<TraceListing> {
 	if (!isUuidShaped(traceId)) {
 		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
 	}
