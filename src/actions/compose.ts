@@ -1,4 +1,6 @@
 import { buildRequest, messageFileName } from "../core/compose";
+import { emptyRequestReason } from "../core/content-reasons";
+import { asSentence } from "../core/group-reasons";
 import { serialiseMessage } from "../core/message-serialise";
 import { joinPath } from "../core/paths";
 import { PRIORITIES } from "../core/protocol";
@@ -56,7 +58,7 @@ export function planRequest(ctx: RoutingContext, values: ComposeValues): Planned
 	if (timeout === null || timeout < 0) errors.timeout = "Enter a whole number of seconds (0 uses the registry's timeout).";
 	const artifacts = values.artifacts.map((a) => a.trim()).filter((a) => a !== "");
 	if (values.text.trim() === "" && values.context.trim() === "" && artifacts.length === 0) {
-		errors.text = values.type === "query" ? "Write the question." : "Describe the task.";
+		errors.text = asSentence(emptyRequestReason(values.type));
 	}
 	const type = values.type as RequestType;
 	const key = mainTextKey(type);

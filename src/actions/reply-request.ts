@@ -1,4 +1,5 @@
 import { buildResponse, messageFileName } from "../core/compose";
+import { answerStatusReason, emptyAnswerReason, isAnswerStatus } from "../core/content-reasons";
 import { isAwaitingAnswer } from "../core/message-index";
 import { alreadyAnsweredReason, requestAnswered } from "../core/routing";
 import type { IndexEntry } from "../core/message-index";
@@ -68,10 +69,10 @@ async function pendingAnswer(router: Router, request: IndexEntry, id: string): P
 
 export async function replyToRequest(router: Router, input: ReplyInput): Promise<SentReply> {
 	const id = checkedId(input.messageId);
-	if (input.status !== "success" && input.status !== "error") throw new Refused(`must be success or error, got "${input.status.slice(0, 40)}"`, "status");
+	if (!isAnswerStatus(input.status)) throw new Refused(answerStatusReason(input.status), "status");
 	const artifacts = (input.artifacts ?? []).filter((a) => a.trim() !== "");
 	if ((input.answer ?? "").trim() === "" && artifacts.length === 0 && (input.errorMessage ?? "").trim() === "") {
-		throw new Refused(input.status === "error" ? "say what went wrong" : "write the answer (or give artifacts)", "answer");
+		throw new Refused(emptyAnswerReason(input.status), "answer");
 	}
 	await refreshIndex(router);
 	// A request delivered a moment ago may not be indexed yet by a cheap refresh: look at everything then.

@@ -1,4 +1,6 @@
 import { buildResponse, messageFileName } from "../core/compose";
+import { answerStatusReason, emptyAnswerReason, isAnswerStatus } from "../core/content-reasons";
+import { asSentence } from "../core/group-reasons";
 import type { IndexEntry } from "../core/message-index";
 import { serialiseMessage } from "../core/message-serialise";
 import { joinPath } from "../core/paths";
@@ -22,10 +24,8 @@ const FIELD_OF: Record<string, string> = { status: "status", note: "answer", fro
 export function planReply(ctx: RoutingContext, request: IndexEntry, group: string, values: ReplyValues): PlannedNote {
 	const errors: FieldErrors = {};
 	const artifacts = values.artifacts.map((a) => a.trim()).filter((a) => a !== "");
-	if (values.answer.trim() === "" && artifacts.length === 0) {
-		errors.answer = values.status === "error" ? "Say what went wrong." : "Write the answer.";
-	}
-	if (values.status !== "success" && values.status !== "error") errors.status = "Choose success or error.";
+	if (values.answer.trim() === "" && artifacts.length === 0) errors.answer = asSentence(emptyAnswerReason(values.status));
+	if (!isAnswerStatus(values.status)) errors.status = asSentence(answerStatusReason(values.status));
 	if (!request.traceId) errors[FORM_ERROR] = "The request has no trace_id to answer.";
 	if (hasErrors(errors)) return { ok: false, errors };
 	const message = buildResponse(

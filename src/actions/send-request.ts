@@ -1,4 +1,5 @@
 import { buildRequest, messageFileName } from "../core/compose";
+import { emptyRequestReason } from "../core/content-reasons";
 import { unknownGroupReason } from "../core/group-reasons";
 import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
 import { serialiseMessage } from "../core/message-serialise";
@@ -58,7 +59,7 @@ function checkInput(router: Router, input: SendInput): void {
 	const timeoutProblem = input.timeoutSeconds === undefined ? null : timeoutSecondsProblem(input.timeoutSeconds);
 	if (timeoutProblem !== null) throw new Refused(timeoutProblem, "timeout_seconds");
 	const said = [input.question, input.task, input.context].some((t) => t !== undefined && t.trim() !== "") || (input.artifacts ?? []).some((a) => a.trim() !== "");
-	if (!said) throw new Refused("say what you need: give a question, a task, a context or an artifact", "question");
+	if (!said) throw new Refused(emptyRequestReason(input.type), input.type === "query" ? "question" : "task");
 }
 
 export async function sendRequest(router: Router, input: SendInput): Promise<SentRequest> {

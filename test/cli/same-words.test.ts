@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../cli/node-vault";
 import { planRequest } from "../../src/actions/compose";
 import { planReply } from "../../src/actions/reply";
+import { replyToRequest } from "../../src/actions/reply-request";
 import { Router } from "../../src/router/router";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -58,5 +59,45 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		const reason = "the router would reject it (INVALID_MESSAGE): request q-1 is already answered";
 		expect(lower(inPalette)).toBe(reason);
 		expect(cli.stderr.join("\n")).toContain(reason);
+	});
+
+	it("a request that says nothing", async () => {
+		for (const type of ["query", "task"]) {
+			const planned = planRequest(await routingContext(), { from: A, to: B, type, priority: "medium", timeout: "", text: " ", context: "", artifacts: [] });
+			expect(planned.ok).toBe(false);
+			const inPalette = planned.ok ? "" : lower(planned.errors.text ?? "");
+			const cli = await a2a(v.dir, "send", "--from", A, "--to", B, "--type", type);
+			expect(cli.code).toBe(1);
+			expect(inPalette).toBe(type === "query" ? "write the question, or give a context or an artifact" : "describe the task, or give a context or an artifact");
+			expect(cli.stderr.join("\n")).toContain(inPalette);
+		}
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
+	it("an answer that says nothing, and a status that is not one", async () => {
+		await v.write(`${BOX(A, "outbox")}/ask.md`, requestNote({ message_id: "q-2", target_group: B }));
+		await a2a(v.dir, "route");
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		const ctx = await routingContext();
+		const [request] = ctx.index.withId("q-2");
+		const inPalette = (status: string, answer: string, field: string) => {
+			const planned = planReply(ctx, request, B, { status, answer, artifacts: [] });
+			return planned.ok ? "" : lower(planned.errors[field] ?? "");
+		};
+		// `a2a reply` takes a blank --answer for a usage error; the MCP tool `reply` reaches the shared rule.
+		for (const [status, words] of [
+			["success", "write the answer, or give artifacts"],
+			["error", "say what went wrong"],
+		] as const) {
+			expect(inPalette(status, " ", "answer")).toBe(words);
+			await expect(replyToRequest(router, { messageId: "q-2", status, answer: " " })).rejects.toThrow(words);
+		}
+		const words = 'must be success or error, got "maybe"';
+		expect(inPalette("maybe", "Yes", "status")).toBe(words);
+		const cli = await a2a(v.dir, "reply", "--message", "q-2", "--status", "maybe", "--answer", "Yes");
+		expect(cli.code).toBe(1);
+		expect(cli.stderr.join("\n")).toContain(words);
+		expect(await v.files(BOX(B, "outbox"))).toEqual([]);
 	});
 });

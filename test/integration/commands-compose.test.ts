@@ -80,7 +80,7 @@ describe("compose-message", () => {
 		expect(fieldError(m, "from")).toContain("not in the registry");
 		expect(fieldError(m, "to")).toContain("not a group id");
 		expect(fieldError(m, "timeout")).toContain("whole number");
-		expect(fieldError(m, "text")).toBe("Write the question.");
+		expect(fieldError(m, "text")).toBe("Write the question, or give a context or an artifact.");
 		for (const name of ["from", "to", "timeout", "text"]) expect(control(m, name).getAttribute("aria-invalid")).toBe("true");
 		expect(control(m, "context").getAttribute("aria-invalid")).toBeNull();
 		expect(await filesIn(h, box(BACKEND, "outbox"))).toEqual([]);

@@ -104,7 +104,7 @@ describe("reply-to-message", () => {
 
 		// nothing to say: an inline error, nothing written
 		await enter(h, m, "status");
-		expect(fieldError(m, "answer")).toBe("Write the answer.");
+		expect(fieldError(m, "answer")).toBe("Write the answer, or give artifacts.");
 		expect(control(m, "answer").getAttribute("aria-invalid")).toBe("true");
 		expect(await filesIn(h, box(FRONTEND, "outbox"))).toEqual([]);
 

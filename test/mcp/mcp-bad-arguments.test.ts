@@ -52,7 +52,7 @@ describe("a2a mcp: bad arguments and impossible actions are refused, and nothing
 			[a, "send_request", { to: "../../etc", type: "query", question: "q" }, /group "\.\.\/\.\.\/etc" is not in the registry \(known groups: 10-backend-group/],
 			[a, "send_request", { to: "<script>alert(1)</script>", type: "query", question: "q" }, /is not in the registry/],
 			[a, "send_request", { to: FRONTEND, type: "poll", question: "q" }, /type: Invalid option/],
-			[a, "send_request", { to: FRONTEND, type: "query" }, /say what you need/],
+			[a, "send_request", { to: FRONTEND, type: "query" }, /write the question, or give a context or an artifact/],
 			[a, "send_request", { to: FRONTEND, type: "query", question: BIG }, /question: too long: at most 60000 characters/],
 			[a, "send_request", { to: FRONTEND, type: "query", question: "q", trace_id: "../x" }, /trace_id: must be a UUID/],
 			[a, "send_request", { to: FRONTEND, type: "query", question: "q", parent_id: "no-such-request" }, /parent_id: no request with message_id "no-such-request" was delivered to 10-backend-group/],

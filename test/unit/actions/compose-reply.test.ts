@@ -34,7 +34,7 @@ describe("planRequest", () => {
 				from: `Group "99-nowhere" is not in the registry (known groups: ${GROUPS.join(", ")}).`,
 				to: '"not a group" is not a group id: use letters, digits, ".", "_" or "-".',
 				timeout: "Enter a whole number of seconds (0 uses the registry's timeout).",
-				text: "Write the question.",
+				text: "Write the question, or give a context or an artifact.",
 			},
 		});
 		// The router's GROUP_NOT_FOUND reason for the same group says the same.
@@ -47,7 +47,7 @@ describe("planRequest", () => {
 	it("refuses a request to its own sender, an empty task, and no group at all", () => {
 		const ctx = routingContext();
 		expect(planRequest(ctx, values({ to: BACKEND }))).toMatchObject({ ok: false, errors: { to: "Choose a group other than the sender." } });
-		expect(planRequest(ctx, values({ type: "task", text: " " }))).toMatchObject({ ok: false, errors: { text: "Describe the task." } });
+		expect(planRequest(ctx, values({ type: "task", text: " " }))).toMatchObject({ ok: false, errors: { text: "Describe the task, or give a context or an artifact." } });
 		expect(planRequest(ctx, values({ from: "", to: "" }))).toMatchObject({ ok: false, errors: { from: "Choose the sending group.", to: "Choose the target group." } });
 	});
 
@@ -71,7 +71,7 @@ describe("planReply", () => {
 		const ctx = routingContext();
 		const { entry } = deliveredRequest(ctx);
 		expect(planReply(ctx, entry, FRONTEND, { status: "error", answer: " ", artifacts: [] })).toEqual({ ok: false, errors: { answer: "Say what went wrong." } });
-		expect(planReply(ctx, entry, FRONTEND, { status: "maybe", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { status: "Choose success or error." } });
+		expect(planReply(ctx, entry, FRONTEND, { status: "maybe", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { status: "Must be success or error, got \"maybe\"." } });
 		expect(planReply(ctx, entry, "99-gone", { status: "success", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { [FORM_ERROR]: 'Group "99-gone" is no longer in the registry.' } });
 	});
 });
