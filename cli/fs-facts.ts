@@ -1,4 +1,5 @@
 import type * as fs from "node:fs";
+import { constants } from "node:fs";
 
 // Small facts about files and file-system errors that the CLI's vault adapter relies on.
 
@@ -13,3 +14,6 @@ export function isCode(error: unknown, ...codes: string[]): boolean {
 
 /** Errors of a file system without hard links (some network and FUSE file systems). */
 export const NO_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS"];
+
+/** Open flag that refuses a symbolic link (0 where the platform has none). */
+export const NO_FOLLOW: number = constants.O_NOFOLLOW ?? 0;

@@ -3,6 +3,7 @@ import { isMessagePath } from "../core/message-parse";
 import { basename } from "../core/paths";
 import { orderFields, sortForRouting } from "../core/priority";
 import { MAX_NOTE_BYTES } from "../core/protocol";
+import { TEMP_NAME } from "./housekeeping";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 
 // The first step of a pass: which outbox notes there are (all of them, or the paths an event named),
@@ -56,7 +57,7 @@ export class OutboxReader {
 	 * files of a writer of this project (they live for a moment) are not listed at all.
 	 */
 	reportIgnored(path: string, reason: string, report: PassReport): void {
-		if (this.reportedIgnores.has(path) || /^\.a2a-.*\.tmp$/.test(basename(path))) return;
+		if (this.reportedIgnores.has(path) || TEMP_NAME.test(basename(path))) return;
 		this.reportedIgnores.add(path);
 		report.decisions.push({ outcome: "ignored", path, reason, time: this.router.now() });
 	}

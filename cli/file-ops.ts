@@ -1,0 +1,103 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { NO_FOLLOW, NO_LINKS, isCode } from "./fs-facts";
+
+// The file-system idioms NodeVault is built from, on absolute paths: synchronous calls, errors read
+// from their codes, symbolic links never followed, and no call that can replace an existing file
+// but the rename of a temporary file over the very file it stands in for.
+
+/** Our temporary files: `.a2a-<pid>-<n>-<start of the name>.tmp`, removed by the router once stale. */
+const TEMP_PREFIX = ".a2a-";
+let tempCounter = 0;
+
+/** A fresh temporary name next to `full`. */
+export function tempPathFor(full: string): string {
+	tempCounter += 1;
+	// The start of the name is enough to recognise it; the whole of a long name plus the prefix
+	// would be too long to create.
+	const start = Array.from(path.basename(full)).slice(0, 40).join("").replace(/^\.+/, "");
+	return path.join(path.dirname(full), `${TEMP_PREFIX}${process.pid}-${tempCounter}-${start}.tmp`);
+}
+
+export function unlinkQuietly(full: string): void {
+	try {
+		fs.unlinkSync(full);
+	} catch (error) {
+		if (!isCode(error, "ENOENT")) throw error;
+	}
+}
+
+/** The lstat of a regular file, or null (missing, a folder, a link). */
+export function lstatFile(full: string): fs.Stats | null {
+	try {
+		const st = fs.lstatSync(full);
+		return st.isFile() ? st : null;
+	} catch (error) {
+		if (isCode(error, "ENOENT", "ENOTDIR")) return null;
+		throw error;
+	}
+}
+
+/** A regular file's bytes (at most `maxBytes`) and its fstat; null when it is not one. */
+export function readFileBytes(full: string, maxBytes?: number): { bytes: Buffer; st: fs.Stats } | null {
+	let fd: number;
+	try {
+		fd = fs.openSync(full, fs.constants.O_RDONLY | NO_FOLLOW);
+	} catch (error) {
+		if (isCode(error, "ENOENT", "ENOTDIR", "ELOOP", "EISDIR")) return null;
+		throw error;
+	}
+	try {
+		const st = fs.fstatSync(fd);
+		if (!st.isFile()) return null;
+		const wanted = maxBytes !== undefined ? Math.min(st.size, maxBytes) : st.size;
+		const bytes = Buffer.allocUnsafe(wanted);
+		let got = 0;
+		while (got < wanted) {
+			const n = fs.readSync(fd, bytes, got, wanted - got, got);
+			if (n === 0) break;
+			got += n;
+		}
+		return { bytes: got === wanted ? bytes : bytes.subarray(0, got), st };
+	} finally {
+		fs.closeSync(fd);
+	}
+}
+
+/** Exclusive create where the file system has no hard links: never overwrites, but is not atomic for readers. */
+function createWithoutLinks(full: string, content: string | Buffer): boolean {
+	try {
+		fs.writeFileSync(full, content, { flag: "wx" });
+		return true;
+	} catch (error) {
+		if (isCode(error, "EEXIST")) return false;
+		throw error;
+	}
+}
+
+/**
+ * Puts the written temporary file `temp` (holding `content`) at `full` unless a file has that name:
+ * link() never replaces one. True when it did. The temporary name is gone afterwards either way.
+ */
+export function linkIntoPlace(temp: string, full: string, content: string | Buffer): boolean {
+	try {
+		fs.linkSync(temp, full);
+		return true;
+	} catch (error) {
+		if (isCode(error, "EEXIST")) return false;
+		if (!isCode(error, ...NO_LINKS)) throw error;
+		return createWithoutLinks(full, content);
+	} finally {
+		unlinkQuietly(temp);
+	}
+}
+
+/** True when `full` is a plain file (not a link) holding exactly `content`. */
+export function holdsBytes(full: string, content: Buffer): boolean {
+	try {
+		const read = readFileBytes(full);
+		return read !== null && read.st.size === content.length && read.bytes.equals(content);
+	} catch {
+		return false;
+	}
+}
