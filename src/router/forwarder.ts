@@ -1,18 +1,15 @@
 import type { RoutingDecision } from "../core/decision";
 import { isAwaitingAnswer } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
-import { readRawMessage } from "../core/message-parse";
 import { sortForRouting } from "../core/priority";
-import { MAX_REMOTE_RESPONSE_BYTES, readRemoteResult, refusedAnswer, tooLargeAnswer } from "../core/remote-answer";
 import type { RemoteReading } from "../core/remote-answer";
-import { forwardParams } from "../core/remote-request";
-import type { GroupEntry } from "../core/registry";
 import { parseTime } from "../core/time";
-import { iso, stampNoteText, stampRetry, timeoutOf, timeoutStep } from "../core/stamps";
 import { ForwardOutcomes } from "./forward-outcomes";
+import { ForwardRecord, REMOTE_TASK_FIELD, RESENT_FIELD } from "./forward-record";
 import type { PassContext, PassReport } from "./pass-context";
-import type { RemoteAgents, RemoteCall } from "./remote-agents";
-import type { ReadFile } from "./vault-port";
+import type { RemoteAgents } from "./remote-agents";
+import { RemoteCalls } from "./remote-calls";
+import type { Timers } from "./remote-calls";
 
 // Requests to remote groups (registry entries with `url:`, contract v2 section 8). The router
 // delivers such a request into the remote group's inbox like any other (that inbox is its record,
@@ -42,15 +39,6 @@ export interface ForwarderOptions {
 	timers: Timers;
 }
 
-export interface Timers {
-	set(callback: () => void, ms: number): unknown;
-	clear(handle: unknown): void;
-}
-
-const REMOTE_TASK_FIELD = "remote_task_id";
-/** The attempt in which the message was sent again because the remote forgot its task (once per attempt). */
-const RESENT_FIELD = "resent_attempt";
-
 const attemptOf = (fields: Record<string, unknown>): number => (typeof fields.attempt === "number" ? fields.attempt : 1);
 const resentThisAttempt = (fields: Record<string, unknown>): boolean => fields[RESENT_FIELD] === attemptOf(fields);
 
@@ -79,8 +67,6 @@ export class Forwarder {
 	private abort = new AbortController();
 	private readonly maxInFlight: number;
 	private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-	/** Calls made to remotes, by kind (for reports and tests). */
-	readonly calls = { send: 0, getTask: 0, cancel: 0 };
 	/** Called when a job settles (the watch loop wakes to report it). */
 	onSettled: (() => void) | null = null;
 	/** When this forwarder started: a request delivered before may have been sent by a router that stopped. */
@@ -88,6 +74,8 @@ export class Forwarder {
 	/** Requests this forwarder has sent (any attempt). */
 	private readonly sentHere = new Set<string>();
 	private readonly outcomes: ForwardOutcomes;
+	private readonly remote: RemoteCalls;
+	private readonly notes: ForwardRecord;
 
 	constructor(
 		private readonly router: PassContext,
@@ -97,6 +85,8 @@ export class Forwarder {
 		this.sleep = sleeper(options.timers);
 		this.startedAt = router.now();
 		this.outcomes = new ForwardOutcomes(router);
+		this.notes = new ForwardRecord(router, this.outcomes, () => this.check(), this.decisions);
+		this.remote = new RemoteCalls(router, options.remotes, options.timers, () => this.check(), () => this.abort.signal, (problem) => this.problems.push(problem));
 	}
 
 	/** True for a group whose requests this forwarder sends. */
@@ -172,25 +162,6 @@ export class Forwarder {
 		if (this.abort.signal.aborted || !this.router.lease.state().held) throw new Stopped();
 	}
 
-	private async call(make: (signal: AbortSignal) => Promise<RemoteCall>, deadline: number): Promise<RemoteCall> {
-		this.check();
-		const timeout = new AbortController();
-		const stop = () => timeout.abort();
-		this.abort.signal.addEventListener("abort", stop);
-		// A call never outlives the attempt it belongs to (plus a moment for a slow answer to arrive),
-		// nor the forwarder: an adapter that does not heed the signal is left behind, not waited for.
-		const timer = this.options.timers.set(stop, Math.max(1000, deadline - this.router.now() + 1000));
-		const abandoned = new Promise<RemoteCall>((resolve) => timeout.signal.addEventListener("abort", () => resolve({ ok: false, kind: "transport", reason: "the call took too long and was stopped" })));
-		try {
-			const result = await Promise.race([make(timeout.signal), abandoned]);
-			this.check();
-			return result;
-		} finally {
-			this.options.timers.clear(timer);
-			this.abort.signal.removeEventListener("abort", stop);
-		}
-	}
-
 	private async follow(entry: IndexEntry): Promise<void> {
 		const id = entry.messageId as string;
 		const group = this.router.registry.groups.get(entry.targetGroup ?? "");
@@ -198,7 +169,7 @@ export class Forwarder {
 		if (this.outcomes.answered(entry)) return this.outcomes.archive(entry.path);
 		let read = await this.router.port.read(entry.path);
 		if (!read) return;
-		let fields = this.fieldsOf(read);
+		let fields = this.notes.fieldsOf(read);
 		if (!fields) return;
 		let reading: RemoteReading | null = null;
 		const recordedTask = fields[REMOTE_TASK_FIELD];
@@ -206,7 +177,7 @@ export class Forwarder {
 		/** True when the remote no longer knows the task recorded in the note. */
 		let forgotten = false;
 		if (fields.state === "forwarded" && taskId !== undefined) {
-			const asked = await this.getTask(group, taskId, this.deadlineOf(fields));
+			const asked = await this.remote.getTask(group, taskId, this.remote.deadlineOf(fields));
 			if (asked === "not_found") forgotten = true;
 			else reading = asked ?? { kind: "pending", taskId, state: "unknown" };
 		}
@@ -216,11 +187,11 @@ export class Forwarder {
 		}
 		if (reading === null && this.maySentBefore(id, fields)) {
 			// A router that stopped between its send and its record may have sent it: ask before sending.
-			const found = await this.findTask(group, fields);
+			const found = await this.remote.findTask(group, fields);
 			if (found !== null) {
 				reading = found;
 				taskId = found.taskId;
-				const recorded = await this.record(entry, group, taskId);
+				const recorded = await this.notes.record(entry, group, taskId);
 				if (!recorded) return;
 				[read, fields] = recorded;
 			}
@@ -228,7 +199,7 @@ export class Forwarder {
 		if (reading === null) {
 			const attempt = attemptOf(fields);
 			this.sentHere.add(id);
-			const sent = await this.send(group, read, fields);
+			const sent = await this.remote.send(group, read, fields);
 			if (sent === null && !forgotten) {
 				this.failedAttempt.set(id, attempt);
 				return;
@@ -239,17 +210,17 @@ export class Forwarder {
 				reading = sent;
 				taskId = sent.taskId;
 			}
-			const recorded = await this.record(entry, group, sent?.taskId, forgotten ? attempt : undefined);
+			const recorded = await this.notes.record(entry, group, sent?.taskId, forgotten ? attempt : undefined);
 			if (!recorded) return;
 			[read, fields] = recorded;
 		}
 		let wait = this.options.pollMs?.first ?? 10;
 		while (reading.kind === "pending") {
-			const deadline = this.deadlineOf(fields);
+			const deadline = this.remote.deadlineOf(fields);
 			const now = this.router.now();
 			if (now >= deadline) {
-				const next = await this.expired(entry.path);
-				if (next === "timed_out") await this.cancel(group, reading.taskId);
+				const next = await this.notes.expired(entry.path);
+				if (next === "timed_out") await this.remote.cancel(group, reading.taskId);
 				if (next === null || next === "timed_out") return;
 				[read, fields] = next;
 				continue;
@@ -258,7 +229,7 @@ export class Forwarder {
 			this.check();
 			wait = Math.min(wait * 2, this.options.pollMs?.max ?? 1000);
 			if (this.router.now() >= deadline) continue;
-			const asked = await this.getTask(group, reading.taskId, deadline);
+			const asked = await this.remote.getTask(group, reading.taskId, deadline);
 			if (asked === "not_found") {
 				if (resentThisAttempt(fields)) {
 					// Forgotten again: this remote does not keep its tasks. Rule 8 decides at expires_at.
@@ -268,9 +239,9 @@ export class Forwarder {
 					continue;
 				}
 				// The remote forgot the task (it restarted without keeping tasks): the same message again, once per attempt, recorded in the note.
-				const again = await this.send(group, read, fields);
+				const again = await this.remote.send(group, read, fields);
 				if (again !== null) reading = again;
-				const recorded = await this.record(entry, group, again?.taskId, attemptOf(fields));
+				const recorded = await this.notes.record(entry, group, again?.taskId, attemptOf(fields));
 				if (!recorded) return;
 				[read, fields] = recorded;
 			} else if (asked !== null) reading = asked;
@@ -278,24 +249,6 @@ export class Forwarder {
 		this.check();
 		const decision = await this.outcomes.answer(entry.path, reading.answer, reading.taskId ?? taskId);
 		if (decision) this.decisions.push(decision);
-	}
-
-	/**
-	 * Stamps the request forwarded (with the remote's task id) where it is, and logs it; with
-	 * `resentIn`, also that the message was sent again in that attempt because the remote forgot its task.
-	 */
-	private async record(entry: IndexEntry, group: GroupEntry, taskId: string | undefined, resentIn?: number): Promise<[ReadFile, Record<string, unknown>] | null> {
-		const recorded = await this.restamp(entry.path, (fm) => {
-			fm.state = "forwarded";
-			if (typeof fm.forwarded_at !== "string") fm.forwarded_at = iso(this.router.now());
-			if (taskId !== undefined) fm[REMOTE_TASK_FIELD] = taskId;
-			if (resentIn !== undefined) fm[RESENT_FIELD] = resentIn;
-		});
-		if (!recorded) return null;
-		const decision = this.router.decision("forwarded", entry.path, entry.path, entry, { reason: `sent to ${group.url ?? ""}${taskId ? ` (task ${taskId})` : ""}` });
-		await this.router.log.write(decision);
-		this.decisions.push(decision);
-		return recorded;
 	}
 
 	/**
@@ -308,111 +261,5 @@ export class Forwarder {
 		if (this.sentHere.has(id)) return false;
 		const since = Math.max(parseTime(fields.delivered_at), parseTime(fields.forwarded_at) || 0);
 		return Number.isNaN(since) || since < this.startedAt;
-	}
-
-	/** The remote's task for this request, when it has one (a reading), else null (send it). */
-	private async findTask(group: GroupEntry, fields: Record<string, unknown>): Promise<RemoteReading | null> {
-		const messageId = typeof fields.message_id === "string" ? fields.message_id : "";
-		const trace = typeof fields.trace_id === "string" ? fields.trace_id : "";
-		const result = await this.call((signal) => this.options.remotes.findTask(group, trace, messageId, signal), this.deadlineOf(fields));
-		return result.ok ? this.reading(result, group) : null;
-	}
-
-	private fieldsOf(read: ReadFile): Record<string, unknown> | null {
-		const parsed = readRawMessage(read.text, read.info.path);
-		return parsed.ok ? parsed.raw.fields : null;
-	}
-
-	private deadlineOf(fields: Record<string, unknown>): number {
-		const t = parseTime(fields.expires_at);
-		return Number.isNaN(t) ? this.router.now() : t;
-	}
-
-	/** The reading of a send; null on a transport error (rule 8 tries again). A refusal is a final answer. */
-	private async send(group: GroupEntry, read: ReadFile, fields: Record<string, unknown>): Promise<RemoteReading | null> {
-		const parsed = readRawMessage(read.text, read.info.path);
-		if (!parsed.ok) throw new Error(parsed.reason);
-		const params = forwardParams({ fields, payload: parsed.raw.payload, timeoutSeconds: timeoutOf(fields, this.router.registry.communication) });
-		this.calls.send++;
-		const result = await this.call((signal) => this.options.remotes.send(group, params, signal), this.deadlineOf(fields));
-		if (result.ok) return this.reading(result, group);
-		if (result.kind === "transport") {
-			this.problems.push({ path: read.info.path, error: `${group.id} (${group.url ?? ""}) did not take the request: ${result.reason}; rule 8 tries again at expires_at` });
-			return null;
-		}
-		if (result.kind === "too_large") return { kind: "final", answer: tooLargeAnswer(group.id, result.bytes) };
-		return { kind: "final", answer: refusedAnswer(group.id, result.reason) };
-	}
-
-	/** The reading of a GetTask; null on a transport error (ask again), "not_found" when the remote does not know the task. */
-	private async getTask(group: GroupEntry, taskId: string, deadline: number): Promise<RemoteReading | null | "not_found"> {
-		this.calls.getTask++;
-		const result = await this.call((signal) => this.options.remotes.getTask(group, taskId, signal), deadline);
-		if (result.ok) return this.reading(result, group);
-		if (result.kind === "not_found") return "not_found";
-		if (result.kind === "refused") return { kind: "final", taskId, answer: refusedAnswer(group.id, result.reason) };
-		if (result.kind === "too_large") return { kind: "final", taskId, answer: tooLargeAnswer(group.id, result.bytes) };
-		return null;
-	}
-
-	private reading(result: Extract<RemoteCall, { ok: true }>, group: GroupEntry): RemoteReading {
-		if (result.bytes > MAX_REMOTE_RESPONSE_BYTES) {
-			const taskId = "task" in result.result ? result.result.task.id : undefined;
-			return { kind: "final", taskId, answer: tooLargeAnswer(group.id, result.bytes) };
-		}
-		return readRemoteResult(result.result, group.id);
-	}
-
-	/** Applies a stamp to the note where it is (again, if someone changed it meanwhile); null when it is gone or settled. */
-	private async restamp(path: string, edit: (fm: Record<string, unknown>) => void): Promise<[ReadFile, Record<string, unknown>] | null> {
-		for (let tries = 0; tries < 3; tries++) {
-			this.check();
-			const read = await this.router.port.read(path);
-			if (!read) return null;
-			const fields = this.fieldsOf(read);
-			if (!fields || (fields.state !== "delivered" && fields.state !== "retrying" && fields.state !== "forwarded")) return null;
-			const stamped = stampNoteText(read.text, path, "flat", edit);
-			if ((await this.router.port.replace(path, stamped.text, read)) === "done") {
-				this.router.indexSync.indexFields(path, stamped.fields);
-				const after = await this.router.port.read(path);
-				return after ? [after, stamped.fields] : null;
-			}
-		}
-		return null;
-	}
-
-	/** Rule 8 for a forwarded task not final by expires_at: one more attempt with a doubled wait, or TIMEOUT. */
-	private async expired(path: string): Promise<[ReadFile, Record<string, unknown>] | "timed_out" | null> {
-		const entry = this.router.index.get(path);
-		if (!entry) return null;
-		// A forwarded request keeps rule 8's schedule exactly as a delivered one does.
-		const step = timeoutStep({ ...entry, state: "delivered" }, this.router.now(), this.router.registry.communication);
-		if (step?.action === "retry") {
-			const next = await this.restamp(path, (fm) => {
-				const state = fm.state;
-				stampRetry(fm, step.attempt, step.expiresAt);
-				fm.state = state;
-			});
-			if (next) {
-				const updated = this.router.index.get(path);
-				const decision = this.router.decision("retried", path, path, updated, { reason: `the remote task is not finished; waiting until ${step.expiresAt}` });
-				await this.router.log.write(decision);
-				this.decisions.push(decision);
-			}
-			return next;
-		}
-		if (step?.action === "timeout") {
-			const decision = await this.outcomes.timeout(path, entry);
-			if (decision) this.decisions.push(decision);
-			return "timed_out";
-		}
-		return null;
-	}
-
-	/** After TIMEOUT the relay asks the agent to stop the task nobody waits for any more (best effort). */
-	private async cancel(group: GroupEntry, taskId: string): Promise<void> {
-		this.calls.cancel++;
-		const result = await this.call((signal) => this.options.remotes.cancelTask(group, taskId, signal), this.router.now() + 5000).catch(() => null);
-		if (result && !result.ok && result.kind !== "not_found") this.problems.push({ path: group.id, error: `${group.id} did not cancel its task ${taskId} after the relay's TIMEOUT: ${result.reason}` });
 	}
 }
