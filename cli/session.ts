@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
 import { Router } from "../src/router/router";
-import type { RouterOptions } from "../src/router/router";
+import type { RouterOptions } from "../src/router/router-options";
 import { NodeVault } from "./node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";

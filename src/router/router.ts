@@ -1,5 +1,5 @@
-import { hasRouterStamps, isCopyOf, sameApartFromTimes } from "../core/copies";
-import { candidateNames, isCandidateName } from "../core/file-names";
+import { isCopyOf } from "../core/copies";
+import { isCandidateName } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
@@ -17,62 +17,24 @@ import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "..
 import { IndexSync } from "./index-sync";
 import { DeadLetters, messageIdOf } from "./dead-letters";
 import { Forwarder } from "./forwarder";
-import type { ForwarderOptions } from "./forwarder";
 import { Housekeeping } from "./housekeeping";
 import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
-import type { LeaseObservations, LocalLock } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
 import { NoteWriter } from "./note-writer";
 import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
+import type { RouterOptions } from "./router-options";
 import type { ReadFile, VaultPort } from "./vault-port";
 
 export type { PassReport, QueuedNote };
-import type { DeviceIdentity, RouteOnDevice } from "../core/lease";
 
 // The post office, written once against the vault port: the same code routes inside Obsidian (on
 // vault events) and headless (`a2a route`). A note is read once and decided on that very text; what
 // is delivered is the stamped copy of what was validated, created under a free name (never over
 // another note), logged, and only then is the note removed from its outbox, and only if it is still
 // the note that was read. Every step leaves the vault in a state the next pass finishes from.
-
-export interface RouterOptions {
-	root?: string;
-	clock?: () => number;
-	/** How long a note that does not parse, is invalid or is being edited may wait for its writer (rule 2). */
-	graceMs?: number;
-	/** Who routes: the lease names this device. */
-	identity?: DeviceIdentity;
-	mode?: () => RouteOnDevice;
-	/** The sync margin: how long another device's lease must be seen unchanged before taking over. */
-	marginMs?: number;
-	monotonic?: () => number;
-	observations?: LeaseObservations;
-	localLock?: LocalLock;
-	/** True for a note open in an editor (inside Obsidian). */
-	isEditing?: (path: string) => boolean;
-	/** Lets a host app breathe during long indexing. */
-	yieldNow?: () => Promise<void>;
-	/**
-	 * A registry that becomes unusable (missing, or not YAML: an editor saving it, a sync replacing
-	 * it) does not stop a router that had a usable one: it routes on with that one (see
-	 * `unusableRegistry`) until the registry can be used again. Off: an unusable registry stops routing.
-	 */
-	keepLastGoodRegistry?: boolean;
-	/**
-	 * A group added to the registry while this router runs gets its inbox, outbox and archive at
-	 * once. For a router that reads the registry only when it is saved whole (`a2a route --watch`);
-	 * off inside Obsidian, which saves a note while it is typed (every prefix of a new id would get
-	 * folders), and off for one-shot commands.
-	 */
-	boxesForNewGroups?: boolean;
-	/** How requests to remote groups (`url:`) are sent; without it they wait in the remote group's inbox. */
-	remotes?: ForwarderOptions;
-}
-
-
 
 export class Router implements PassContext {
 	registry: Registry = emptyRegistry([], false);
@@ -102,7 +64,7 @@ export class Router implements PassContext {
 		this.graceMs = options.graceMs ?? 0;
 		this.indexSync = new IndexSync(port, () => this.layout, { yieldNow: options.yieldNow });
 		this.log = new LogWriter(port, () => this.layout);
-		this.writer = new NoteWriter(port);
+		this.writer = new NoteWriter(this);
 		this.lease = new LeaseKeeper(port, {
 			path: this.layout.leasePath,
 			identity: options.identity ?? { device: "router", name: "A2A Relay router", yields: false },
@@ -239,12 +201,8 @@ export class Router implements PassContext {
 		};
 	}
 
-	/**
-	 * Moves `note` into `folder` as `stamped` (the router's copy of what it read), under a free name,
-	 * and logs `outcome` before the transfer's last step. Null when the note changed since it was
-	 * read: it stays, to be decided again as what it now is.
-	 */
-	async transfer(
+	/** See NoteWriter.transfer (src/router/note-writer.ts). */
+	transfer(
 		note: { path: string; read: ReadFile },
 		folder: string,
 		messageId: string,
@@ -252,23 +210,7 @@ export class Router implements PassContext {
 		outcome: RoutingDecision["outcome"],
 		extra: Partial<RoutingDecision> = {},
 	): Promise<RoutingDecision | null> {
-		let decision: RoutingDecision | null = null;
-		// A note that already bears the router's stamps was part way through a transfer when a pass stopped.
-		const resumed = hasRouterStamps(note.read.text);
-		const result = await this.port.transfer(note.read, folder, candidateNames(basename(note.path), messageId), stamped.text, {
-			isEarlierCopy: (text) => sameApartFromTimes(text, stamped.text, note.path),
-			beforeFinish: async (path, existed) => {
-				const entry = stamped.fields && !existed ? this.indexSync.indexFields(path, stamped.fields) : this.indexSync.indexText(path, stamped.text);
-				decision = this.decision(outcome, path, note.path, entry, extra);
-				if (!(existed || resumed) || !(await this.log.hasRow(decision))) await this.log.write(decision);
-			},
-		});
-		if (result === "changed" || result === "missing") {
-			if (decision) this.indexSync.remove((decision as RoutingDecision).path);
-			return null;
-		}
-		this.indexSync.remove(note.path);
-		return decision;
+		return this.writer.transfer(note, folder, messageId, stamped, outcome, extra);
 	}
 
 	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
