@@ -17,6 +17,7 @@ const markdownAsText = {
 
 export default defineConfig({
 	test: {
+		globalSetup: ["test-support/cache-dir-setup.ts"],
 		projects: [
 			{
 				plugins: [markdownAsText],

@@ -56,7 +56,7 @@ export class NodeVault implements VaultPort {
 
 	async listRecursive(folder: string): Promise<FileInfo[]> {
 		const out: FileInfo[] = [];
-		const walk = (dir: string): void => {
+		const walk = (dir: string, prefix: string): void => {
 			let entries: fs.Dirent[];
 			try {
 				entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -65,15 +65,16 @@ export class NodeVault implements VaultPort {
 				throw error;
 			}
 			for (const entry of entries) {
-				const full = path.join(dir, entry.name);
-				if (entry.isDirectory()) walk(full);
+				const full = `${dir}${path.sep}${entry.name}`;
+				const vaultPath = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+				if (entry.isDirectory()) walk(full, vaultPath);
 				else if (entry.isFile()) {
 					const st = lstatFile(full);
-					if (st) out.push(this.info(this.rel(full), st));
+					if (st) out.push(this.info(vaultPath, st));
 				}
 			}
 		};
-		walk(this.abs(folder));
+		walk(this.abs(folder), folder.split("/").filter((s) => s !== "" && s !== ".").join("/"));
 		return out;
 	}
 

@@ -1,9 +1,10 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
+import { HistoryCacheFile, cacheFolder } from "./history-cache-file";
 import { NodeVault } from "./node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
@@ -78,7 +79,9 @@ export async function openSession(args: ParsedArgs, io: { out: (l: string) => vo
 	const vaultDir = await existingVaultFolder(args);
 	const root = rootFolder(args);
 	const vault = new NodeVault(vaultDir);
-	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), ...options, root });
+	const cache = cacheFolder();
+	const historyCache = cache === null ? undefined : new HistoryCacheFile(cache, realpathSync(vaultDir), root, (message) => io.err(`warning: ${message}`));
+	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), historyCache, ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }

@@ -82,19 +82,31 @@ function countKey(location: Location): string | null {
 	return location.area === "dead-letter" ? "dead-letter" : null;
 }
 
-function addTo(map: Map<string, Set<string>>, key: string | undefined, path: string): void {
+/**
+ * Paths by key (message id, trace, in_reply_to). Nearly every key names one note, so one path is held
+ * as itself and only a key with several gets a set: the index of a long history stays small.
+ */
+type PathsByKey = Map<string, string | Set<string>>;
+
+function addTo(map: PathsByKey, key: string | undefined, path: string): void {
 	if (key === undefined) return;
-	let set = map.get(key);
-	if (!set) map.set(key, (set = new Set()));
-	set.add(path);
+	const held = map.get(key);
+	if (held === undefined || held === path) map.set(key, path);
+	else if (typeof held === "string") map.set(key, new Set([held, path]));
+	else held.add(path);
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string | undefined, path: string): void {
+function removeFrom(map: PathsByKey, key: string | undefined, path: string): void {
 	if (key === undefined) return;
-	const set = map.get(key);
-	if (!set) return;
-	set.delete(path);
-	if (set.size === 0) map.delete(key);
+	const held = map.get(key);
+	if (held === undefined) return;
+	if (typeof held === "string") {
+		if (held === path) map.delete(key);
+		return;
+	}
+	held.delete(path);
+	if (held.size === 1) map.set(key, held.values().next().value as string);
+	else if (held.size === 0) map.delete(key);
 }
 
 const expiries = new WeakMap<IndexEntry, { text: string | undefined; ms: number }>();
@@ -133,9 +145,9 @@ export function isAwaitingAnswer(entry: IndexEntry): boolean {
 
 export class MessageIndex {
 	private readonly byPath = new Map<string, IndexEntry>();
-	private readonly byId = new Map<string, Set<string>>();
-	private readonly byTrace = new Map<string, Set<string>>();
-	private readonly byReply = new Map<string, Set<string>>();
+	private readonly byId: PathsByKey = new Map();
+	private readonly byTrace: PathsByKey = new Map();
+	private readonly byReply: PathsByKey = new Map();
 	/** The entries in inboxes, by path: the router's upkeep and due times look at these only. */
 	private readonly inInbox = new Map<string, IndexEntry>();
 	/** The entries in the dead-letter folder, by path (the sidebar lists them). */
@@ -213,8 +225,13 @@ export class MessageIndex {
 		return this.inDeadLetter.values();
 	}
 
-	private collect(paths: Set<string> | undefined): IndexEntry[] {
-		return paths ? [...paths].map((p) => this.byPath.get(p)).filter((e): e is IndexEntry => e !== undefined) : [];
+	private collect(paths: string | Set<string> | undefined): IndexEntry[] {
+		if (paths === undefined) return [];
+		if (typeof paths === "string") {
+			const entry = this.byPath.get(paths);
+			return entry ? [entry] : [];
+		}
+		return [...paths].map((p) => this.byPath.get(p)).filter((e): e is IndexEntry => e !== undefined);
 	}
 
 	withId(messageId: string): IndexEntry[] {

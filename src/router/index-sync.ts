@@ -4,6 +4,8 @@ import { MessageIndex, entryFromRaw } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { isMessagePath, readRawMessage } from "../core/message-parse";
 import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
+import { cacheable, stillTheSame } from "./history-cache";
+import type { CachedNote, HistoryCacheStore } from "./history-cache";
 import type { VaultPort } from "./vault-port";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
@@ -19,6 +21,8 @@ export interface IndexSyncOptions {
 	/** Called every few milliseconds of indexing work, so that a host app can stay responsive. */
 	yieldNow?: () => Promise<void>;
 	clock?: () => number;
+	/** A device-local copy of the history's entries, so that only notes that changed are read (src/router/history-cache.ts). */
+	historyCache?: HistoryCacheStore;
 }
 
 /** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
@@ -68,7 +72,46 @@ export class IndexSync {
 	async ensureHistory(): Promise<void> {
 		if (this.historyLoaded) return;
 		this.historyLoaded = true;
-		for (const folder of this.historyFolders()) await this.indexFolder(folder);
+		const cache = this.options.historyCache;
+		if (!cache) {
+			for (const folder of this.historyFolders()) await this.indexFolder(folder);
+			return;
+		}
+		const saved = await cache.load();
+		const kept = new Map<string, CachedNote>();
+		let reads = 0;
+		for (const folder of this.historyFolders()) reads += await this.indexHistoryFolder(folder, saved ?? new Map(), kept);
+		if (reads > 0 || saved === null || saved.size !== kept.size) {
+			await cache.save(kept);
+		}
+	}
+
+	/**
+	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
+	 * was read from, else read (its head); puts what it indexed into `kept`. Returns the reads made.
+	 */
+	private async indexHistoryFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, kept: Map<string, CachedNote>): Promise<number> {
+		const layout = this.layout();
+		const listed = (await this.port.listRecursive(folder)).filter((info) => !info.path.slice(folder.length + 1).includes("/"));
+		let reads = 0;
+		for (const info of listed) {
+			const { path } = info;
+			// A saved path passed the filters below when it was saved (they look at the path alone).
+			const cached = saved.get(path);
+			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
+			if (stillTheSame(cached, info)) {
+				cached.entry.location = layout.locate(path);
+				this.index.set(cached.entry);
+				kept.set(path, cached);
+				continue;
+			}
+			reads++;
+			const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
+			if (read) kept.set(path, cacheable(this.indexText(path, read.text), read.info));
+			await this.maybeYield();
+		}
+		this.dropGone(folder, new Set(listed.map((info) => info.path)));
+		return reads;
 	}
 
 	/** Indexes a folder's files; with `newOnly`, only files the index does not hold yet (and drops the gone). */
@@ -79,6 +122,16 @@ export class IndexSync {
 			await this.refreshOne(path, true);
 			await this.maybeYield();
 		}
+		this.dropGone(folder, listed);
+	}
+
+	/** Drops the entries of a folder's notes that are no longer listed (the whole index is walked only when there are some). */
+	private dropGone(folder: string, listed: ReadonlySet<string>): void {
+		let held = 0;
+		for (const path of listed) if (this.index.get(path)) held++;
+		const probe = this.layout().locate(`${folder}/-`);
+		const count = probe.area === "box" ? this.index.countIn(probe.group, probe.box) : probe.area === "dead-letter" ? this.index.countIn() : Infinity;
+		if (held === count) return;
 		for (const entry of [...this.index.all()]) {
 			if (entry.path.startsWith(`${folder}/`) && !listed.has(entry.path) && !entry.path.slice(folder.length + 1).includes("/")) this.index.remove(entry.path);
 		}

@@ -1,5 +1,6 @@
 import type { DeviceIdentity, RouteOnDevice } from "../core/lease";
 import type { ForwarderOptions } from "./forwarder";
+import type { HistoryCacheStore } from "./history-cache";
 import type { LeaseObservations, LocalLock } from "./lease-keeper";
 
 // What a host (the plugin, the CLI, a test) chooses about its router.
@@ -34,6 +35,8 @@ export interface RouterOptions {
 	 * folders), and off for one-shot commands.
 	 */
 	boxesForNewGroups?: boolean;
+	/** A device-local copy of the history's index entries (src/router/history-cache.ts); without it the history is read whole. */
+	historyCache?: HistoryCacheStore;
 	/** How requests to remote groups (`url:`) are sent; without it they wait in the remote group's inbox. */
 	remotes?: ForwarderOptions;
 }

@@ -1,0 +1,184 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HistoryCacheFile } from "../../cli/history-cache-file";
+import { NodeVault } from "../../cli/node-vault";
+import type { IndexEntry } from "../../src/core/message-index";
+import type { CachedNote, HistoryCacheStore } from "../../src/router/history-cache";
+import { Router } from "../../src/router/router";
+import type { VaultPort } from "../../src/router/vault-port";
+import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
+import type { TempVault } from "../helpers/temp-vault";
+
+// Issue 13, history is free: a router keeps a device-local copy of what it read of the history
+// (src/router/history-cache.ts), so that routing one note on a vault with a long history reads only
+// the history notes that changed since. The copy is a cache: a stale, truncated, garbled or deleted
+// copy never changes a routing decision.
+
+const A = "10-backend-group";
+const B = "20-frontend-group";
+const ARCHIVED = 300;
+
+let v: TempVault;
+let cacheDir: string;
+beforeEach(async () => {
+	v = await makeTempVault("a2a-history-cache-");
+	cacheDir = path.join(v.dir, "..", `${path.basename(v.dir)}-cache`);
+	await v.write("A2A/registry.yaml", REGISTRY);
+	await a2a(v.dir, "init");
+	for (let i = 0; i < ARCHIVED; i++) {
+		await v.write(`${BOX(B, "archive")}/old ${i}.md`, requestNote({ message_id: `old-${i}`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+	}
+});
+afterEach(async () => {
+	await v.cleanup();
+	await fs.rm(cacheDir, { recursive: true, force: true });
+});
+
+/** The port, recording the paths it read. */
+function reading(inner: VaultPort): { port: VaultPort; reads: string[] } {
+	const reads: string[] = [];
+	const port = new Proxy(inner, {
+		get(target, prop, receiver) {
+			const value = Reflect.get(target, prop, receiver) as unknown;
+			if (typeof value !== "function") return value;
+			return (...args: unknown[]) => {
+				if (prop === "read") reads.push(String(args[0]));
+				return (value as (...a: unknown[]) => unknown).apply(target, args);
+			};
+		},
+	});
+	return { port, reads };
+}
+
+const historyReads = (reads: string[]) => reads.filter((p) => p.includes("/archive/") || p.startsWith("A2A/dead-letter/"));
+
+/** One routing pass over the vault, as the CLI makes it (NodeVault, the cache file), with what it read. */
+async function routeOnce(store: HistoryCacheStore = new HistoryCacheFile(cacheDir, v.dir, "A2A")) {
+	const { port, reads } = reading(new NodeVault(v.dir));
+	const router = new Router(port, { historyCache: store });
+	await router.loadRegistry();
+	const report = await router.pass();
+	return { report, history: historyReads(reads), router };
+}
+
+/** The index's entries of the history, comparable across routers. */
+function historyEntries(router: Router): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const entry of router.index.all()) if (entry.location.area === "dead-letter" || (entry.location.area === "box" && entry.location.box === "archive")) out[entry.path] = entry;
+	return out;
+}
+
+async function send(name: string, fields: Record<string, unknown>): Promise<void> {
+	await v.write(`${BOX(A, "outbox")}/${name}.md`, requestNote({ target_group: B, ...fields }));
+}
+
+describe("the history index copy (history is free)", () => {
+	it("a second routing pass reads no history note it read before, and indexes the same entries", async () => {
+		await send("first", { message_id: "new-1" });
+		const cold = await routeOnce();
+		expect(cold.history.length).toBeGreaterThanOrEqual(ARCHIVED);
+		expect(cold.report.decisions.map((d) => d.outcome)).toEqual(["delivered"]);
+		await send("second", { message_id: "new-2" });
+		const warm = await routeOnce();
+		expect(warm.report.decisions.map((d) => d.outcome)).toEqual(["delivered"]);
+		expect(warm.history).toEqual([]);
+		const uncached = new Router(new NodeVault(v.dir));
+		await uncached.loadRegistry();
+		await uncached.indexSync.ensureHistory();
+		expect(historyEntries(warm.router)).toEqual(historyEntries(uncached));
+	});
+
+	it("a history note changed since the copy was saved is read again, and its new content decides", async () => {
+		await send("first", { message_id: "new-1" });
+		await routeOnce();
+		// An archived request's message id is changed in place (same folder, same name).
+		await v.write(`${BOX(B, "archive")}/old 7.md`, requestNote({ message_id: "changed-7", target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await send("again", { message_id: "changed-7" });
+		const { report, history } = await routeOnce();
+		expect(history).toEqual([`${BOX(B, "archive")}/old 7.md`]);
+		expect(report.decisions.map((d) => [d.outcome, d.error_code])).toEqual([["duplicate", "DUPLICATE"]]);
+	});
+
+	it("a copy that is deleted, garbled, cut short or edited changes no decision: a duplicate of an archived message is still refused", async () => {
+		await send("first", { message_id: "new-1" });
+		await routeOnce();
+		const [file] = (await fs.readdir(cacheDir)).filter((name) => name.startsWith("history-"));
+		const full = path.join(cacheDir, file);
+		const saved = await fs.readFile(full, "utf8");
+		const header = saved.slice(0, saved.indexOf("\n"));
+		expect(saved).toContain('"messageId":"old-11"');
+		const damaged = [
+			null,
+			"{ not json",
+			saved.slice(0, Math.floor(saved.length / 2)),
+			// Edited to say archived note 11 is another message, its size and time left as they are:
+			// the copy's signature no longer holds, so it counts as none.
+			saved.replace('"messageId":"old-11"', '"messageId":"someone-else"'),
+			`${header}\n[]`,
+		];
+		for (const [i, copy] of damaged.entries()) {
+			if (copy === null) await fs.rm(full, { force: true });
+			else await fs.writeFile(full, copy);
+			await send(`dup-${i}`, { message_id: "old-11", trace_id: `0000000${i}-0000-4000-8000-000000000000` });
+			const { report } = await routeOnce();
+			expect(report.decisions.map((d) => [d.outcome, d.error_code]), `copy ${i}`).toEqual([["duplicate", "DUPLICATE"]]);
+		}
+	});
+
+	it("an archived note that is gone is dropped, and one that came is indexed", async () => {
+		await send("first", { message_id: "new-1" });
+		await routeOnce();
+		await fs.rm(path.join(v.dir, BOX(B, "archive"), "old 3.md"));
+		await v.write(`${BOX(B, "archive")}/late comer.md`, requestNote({ message_id: "came-later", target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await send("second", { message_id: "new-2" });
+		const { router, history } = await routeOnce();
+		expect(history).toEqual([`${BOX(B, "archive")}/late comer.md`]);
+		expect(router.index.withId("old-3")).toEqual([]);
+		expect(router.index.withId("came-later").map((e) => e.path)).toEqual([`${BOX(B, "archive")}/late comer.md`]);
+	});
+
+	it("a store that cannot save leaves routing as it is: the next pass reads the history again", async () => {
+		const failing: HistoryCacheStore & { saves: number } = {
+			saves: 0,
+			async load() {
+				return null;
+			},
+			async save(notes: ReadonlyMap<string, CachedNote>) {
+				failing.saves++;
+				expect(notes.size).toBeGreaterThanOrEqual(ARCHIVED);
+			},
+		};
+		await send("first", { message_id: "new-1" });
+		expect((await routeOnce(failing)).report.decisions.map((d) => d.outcome)).toEqual(["delivered"]);
+		await send("second", { message_id: "old-5" });
+		const second = await routeOnce(failing);
+		expect(second.report.decisions.map((d) => [d.outcome, d.error_code])).toEqual([["duplicate", "DUPLICATE"]]);
+		expect(second.history.length).toBeGreaterThanOrEqual(ARCHIVED);
+		expect(failing.saves).toBe(2);
+	});
+
+	it("the CLI keeps its copy outside the vault, in A2A_CACHE_DIR, and not at all with A2A_CACHE_DIR=off", async () => {
+		const before = process.env.A2A_CACHE_DIR;
+		try {
+			process.env.A2A_CACHE_DIR = cacheDir;
+			await send("first", { message_id: "new-1" });
+			expect((await a2a(v.dir, "route")).code).toBe(0);
+			const copies = await fs.readdir(cacheDir);
+			expect(copies.sort()).toEqual([expect.stringMatching(/^history-[0-9a-f]{32}\.json$/), "key"]);
+			expect((await fs.stat(path.join(cacheDir, "key"))).mode & 0o077).toBe(0);
+			expect((await v.files()).filter((f) => f.includes("history-"))).toEqual([]);
+			process.env.A2A_CACHE_DIR = "off";
+			await fs.rm(cacheDir, { recursive: true });
+			await send("second", { message_id: "new-2" });
+			expect((await a2a(v.dir, "route")).code).toBe(0);
+			await expect(fs.readdir(cacheDir)).rejects.toThrow();
+		} finally {
+			process.env.A2A_CACHE_DIR = before;
+		}
+	});
+});
+
+// The entries the copy gives back are those the index made from the notes (a type-level check that
+// the saved rows keep every field is in src/router/history-cache.ts).
+export type { IndexEntry };
