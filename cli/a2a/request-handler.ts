@@ -26,7 +26,7 @@ import { followTask } from "./follow-task";
 import type { Gateway } from "./gateway";
 import { applyHistoryLength, listGroupTasks } from "./list-tasks";
 import { ROUTING_EXTENSION } from "./mapping/routing-extension";
-import { NOTE_METADATA_KEY, isTerminal } from "./mapping/note-to-task";
+import { isTerminal } from "./mapping/note-to-task";
 import { taskStream } from "./task-stream";
 
 // One served group as an A2A agent: the SDK's request-handler interface implemented over the vault
@@ -61,10 +61,8 @@ export class GroupRequestHandler implements A2ARequestHandler {
 		throw new ExtendedAgentCardNotConfiguredError("this agent has no extended card");
 	}
 
-	/** The task `id` of this group, or null. A refused message's task counts (it was never written). */
+	/** The task `id` of this group, or null. */
 	private async load(id: string): Promise<Task | null> {
-		const refused = this.gateway.writer.refusedTask(id);
-		if (refused) return (refused.metadata?.[NOTE_METADATA_KEY] as { target_group?: string } | undefined)?.target_group === this.group ? refused : null;
 		if (this.gateway.tasks.locate(id)?.targetGroup !== this.group) return null;
 		return this.gateway.tasks.load(id);
 	}
@@ -91,7 +89,7 @@ export class GroupRequestHandler implements A2ARequestHandler {
 	}
 
 	/** Writes the message as a request note (or finds the task it already is); the task id. */
-	private async submit(params: SendMessageRequest, context: ServerCallContext): Promise<{ id: string; written: boolean; refused?: Task }> {
+	private async submit(params: SendMessageRequest, context: ServerCallContext): Promise<{ id: string; written: boolean }> {
 		const message: A2aMessage | undefined = params.message;
 		if (!message?.messageId) throw new RequestMalformedError("message.messageId is required.");
 		if (message.taskId && message.taskId !== message.messageId) {
@@ -101,15 +99,12 @@ export class GroupRequestHandler implements A2ARequestHandler {
 			throw new UnsupportedOperationError(`Task ${message.taskId} is a request note already on its way; a follow-up message to it is not supported: send a new message (with its own messageId)`);
 		}
 		if (message.metadata && ROUTING_EXTENSION in message.metadata && context.requestedExtensions?.includes(ROUTING_EXTENSION)) context.addActivatedExtension(ROUTING_EXTENSION);
-		const submission = await this.gateway.writer.submit(message, this.group);
-		if ("refused" in submission) return { id: submission.id, written: false, refused: submission.refused };
-		return submission;
+		return this.gateway.writer.submit(message, this.group);
 	}
 
 	async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
 		const submission = await this.submit(params, context);
 		const historyLength = params.configuration?.historyLength;
-		if (submission.refused) return applyHistoryLength(submission.refused, historyLength);
 		let task = await this.mustLoad(submission.id);
 		if (params.configuration?.returnImmediately === true || isTerminal(task.status?.state)) return applyHistoryLength(task, historyLength);
 		const snapshots = followTask(submission.id, () => this.load(submission.id), this.gateway.events, { deadline: this.deadline(submission.id), signal: requestSignal(context) });
@@ -120,10 +115,6 @@ export class GroupRequestHandler implements A2ARequestHandler {
 	async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
 		const submission = await this.submit(params, context);
 		const historyLength = params.configuration?.historyLength;
-		if (submission.refused) {
-			yield { payload: { $case: "task", value: applyHistoryLength(submission.refused, historyLength) } };
-			return;
-		}
 		yield* this.follow(submission.id, context, submission.written ? TaskState.TASK_STATE_SUBMITTED : undefined, historyLength);
 	}
 
@@ -150,7 +141,6 @@ export class GroupRequestHandler implements A2ARequestHandler {
 
 	async cancelTask(params: CancelTaskRequest): Promise<Task> {
 		const task = await this.mustLoad(params.id);
-		if (this.gateway.writer.refusedTask(params.id)) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
 		if (isTerminal(task.status?.state) && task.status?.state !== TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
 		const outcome = await this.gateway.canceller.cancel(params.id);
 		if (outcome === "missing") throw new TaskNotFoundError(`Task not found: ${params.id}`);
