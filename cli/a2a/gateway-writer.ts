@@ -25,17 +25,17 @@ export class GatewayWriter {
 		private readonly clock: () => number = Date.now,
 	) {}
 
-	/** Writes the message as a request note to `target`, unless it is one already (`written` false). */
-	submit(message: A2aMessage, target: string): Promise<{ id: string; written: boolean }> {
+	/** Writes the message as a request note to `target`, unless it is one already; resolves with its task id. */
+	submit(message: A2aMessage, target: string): Promise<string> {
 		return this.lock.run(message.messageId, () => this.submitLocked(message, target));
 	}
 
-	private async submitLocked(message: A2aMessage, target: string): Promise<{ id: string; written: boolean }> {
+	private async submitLocked(message: A2aMessage, target: string): Promise<string> {
 		const id = message.messageId;
 		const existing = this.tasks.locate(id);
 		if (existing) {
 			if (existing.targetGroup !== target) throw new RequestMalformedError(`messageId "${id}" is already a task of group ${existing.targetGroup ?? "?"}: a new message needs a new messageId`);
-			return { id, written: false };
+			return id;
 		}
 		if (this.tasks.usedElsewhere(id)) throw new RequestMalformedError(`messageId "${id}" is the message_id of another message in this vault: use a new messageId`);
 		const now = this.clock();
@@ -58,7 +58,7 @@ export class GatewayWriter {
 		if (!folder) throw new Error(`the gateway group ${gateway} is not in the registry`);
 		const path = await createUnderFreeName(this.router.port, folder, messageFileName(mapped.request, now), text, id);
 		this.tasks.outbox.add(path, text);
-		return { id, written: true };
+		return id;
 	}
 
 	/**

@@ -49,7 +49,7 @@ describe("a2a serve: a message's task follows its note", () => {
 		const kinds = events.map((e) => e.payload?.$case);
 		expect(kinds[0]).toBe("task");
 		const first = events[0].payload;
-		expect(first?.$case === "task" && first.value.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+		expect(first?.$case === "task" && first.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
 		const states = events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value.status?.state] : []));
 		expect(states[0]).toBe(TaskState.TASK_STATE_WORKING);
 		expect(states[states.length - 1]).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -80,6 +80,33 @@ describe("a2a serve: a message's task follows its note", () => {
 		expect(done.history.map((m) => textOfParts(m.parts))).toEqual(["Answered before the restart"]);
 		expect((await getTask(client, "open-1")).status?.state).toBe(TaskState.TASK_STATE_WORKING);
 		await expect(getTask(client, "never-sent")).rejects.toThrow(/Task not found/);
+	});
+
+	it("SubscribeToTask follows a task sent before a restart of the server to its end; a finished task cannot be subscribed to", async () => {
+		const v = await h.vault();
+		const first = await h.serve(v.dir);
+		await send(await clientFor(first.groupUrl(A_GROUP)), userMessage("sub-1", "Follow me after the restart"), true);
+		expect(await first.stop()).toBe(0);
+
+		const second = await h.serve(v.dir);
+		const client = await clientFor(second.groupUrl(A_GROUP));
+		const events: StreamResponse[] = [];
+		for await (const event of client.resubscribeTask({ tenant: "", id: "sub-1" })) {
+			events.push(event);
+			const p = event.payload;
+			// The router starts once the stream has shown the task waiting in the outbox.
+			if (p?.$case === "task") h.router(v.dir);
+			if (p?.$case === "statusUpdate" && textOfParts(p.value.status?.message?.parts).startsWith("delivered to")) expect(await h.reply(v.dir, "sub-1", "followed to the end")).toBe(0);
+		}
+		const firstEvent = events[0]?.payload;
+		expect(firstEvent?.$case === "task" && [firstEvent.value.id, firstEvent.value.status?.state]).toEqual(["sub-1", TaskState.TASK_STATE_WORKING]);
+		const last = events[events.length - 1]?.payload;
+		expect(last?.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+		const artifact = events.map((e) => e.payload).find((p) => p?.$case === "artifactUpdate");
+		expect(artifact?.$case === "artifactUpdate" && textOfParts(artifact.value.artifact?.parts)).toBe("followed to the end");
+
+		const again = client.resubscribeTask({ tenant: "", id: "sub-1" });
+		await expect(again.next()).rejects.toThrow(/terminal state/);
 	});
 
 	it("ListTasks lists one group's tasks, pages them, and filters by contextId and state", async () => {
