@@ -7,7 +7,8 @@ import type { GroupEntry } from "../../src/core/registry";
 import { agentCard, groupUrl } from "./agent-card";
 import type { Gateway } from "./gateway";
 import { INVALID_REQUEST, PARSE_ERROR, hasToken, invalidRequest, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
-import { GroupRequestHandler, REQUEST_SIGNAL } from "./request-handler";
+import { REQUEST_SIGNAL } from "./note-executor";
+import { GroupRequestHandler } from "./request-handler";
 
 // `a2a serve` on plain node:http (contract v2, section 8): `/` lists the served groups, each group
 // has its card at `/groups/<id>/.well-known/agent-card.json` and its JSON-RPC endpoint at
@@ -21,6 +22,8 @@ export interface HttpServerOptions {
 	/** The bearer token every JSON-RPC call must carry, or null (loopback only). */
 	token: string | null;
 	log: (line: string) => void;
+	/** The longest a blocking SendMessage waits, in ms (240 s unless a test gives less). */
+	maxWaitMs?: number;
 }
 
 interface Agent {
@@ -60,7 +63,7 @@ export class A2aHttpServer {
 	rebuild(): void {
 		this.agents.clear();
 		for (const entry of this.gateway.servedGroups()) {
-			const handler = new GroupRequestHandler(this.gateway, entry.id, () => this.card(entry, this.base));
+			const handler = new GroupRequestHandler(this.gateway, entry.id, this.card(entry, this.base), { maxWaitMs: this.options.maxWaitMs });
 			this.agents.set(entry.id, { entry, transport: new JsonRpcTransportHandler(handler) });
 		}
 	}

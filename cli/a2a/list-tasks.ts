@@ -7,18 +7,13 @@ import { parseTime } from "../../src/core/time";
 import { noteToTask, taskStatusOf } from "./mapping/note-to-task";
 import type { VaultTasks } from "./vault-tasks";
 
-// ListTasks over the vault: the gateway's requests to one group, newest status first (then by id,
-// as the SDK's own store orders them), filtered by contextId, state and time, in pages with an
-// opaque cursor. States and times come from the index alone; only the tasks of the page (or those
-// whose contextId must be checked) are read from their notes.
+// ListTasks over the vault (the task store's `list`): the gateway's requests to one group, newest
+// status first (then by id, as the SDK's own store orders them), filtered by contextId, state and
+// time, in pages with an opaque cursor. The SDK's handler has checked the page size and the filters
+// and cuts each task's history. States and times come from the index alone; only the tasks of the
+// page (or those whose contextId must be checked) are read from their notes.
 
 const DEFAULT_PAGE_SIZE = 50;
-const VALID_STATES = new Set<number>([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-
-export function applyHistoryLength(task: Task, historyLength: number | undefined): Task {
-	if (historyLength === undefined) return task;
-	return { ...task, history: historyLength <= 0 ? [] : task.history.slice(-historyLength) };
-}
 
 const cursorOf = (timestamp: string, id: string) => Buffer.from(`${timestamp}|${id}`).toString("base64");
 
@@ -36,8 +31,7 @@ interface Row {
 
 export async function listGroupTasks(tasks: VaultTasks, group: string, params: ListTasksRequest): Promise<ListTasksResponse> {
 	const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
-	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new RequestMalformedError("pageSize must be between 1 and 100");
-	if (!VALID_STATES.has(params.status)) throw new RequestMalformedError(`Invalid status filter: ${String(params.status)}`);
+	const wanted = params.status ?? TaskState.TASK_STATE_UNSPECIFIED;
 	// A time without a zone is UTC, as everywhere in the relay (Date.parse would read it as local time).
 	const after = params.statusTimestampAfter ? parseTime(params.statusTimestampAfter) : undefined;
 	if (after !== undefined && Number.isNaN(after)) throw new RequestMalformedError("statusTimestampAfter must be a valid ISO 8601 date string");
@@ -49,7 +43,7 @@ export async function listGroupTasks(tasks: VaultTasks, group: string, params: L
 		if (entry.targetGroup !== group || !entry.messageId) continue;
 		if (traces && !traces.has(entry.traceId ?? "")) continue;
 		const status = taskStatusOf({ request: entry, response: tasks.response(entry) });
-		if (params.status !== TaskState.TASK_STATE_UNSPECIFIED && status.state !== params.status) continue;
+		if (wanted !== TaskState.TASK_STATE_UNSPECIFIED && status.state !== wanted) continue;
 		if (after !== undefined && !(parseTime(status.timestamp) > after)) continue;
 		rows.push({ entry, state: status.state, timestamp: status.timestamp });
 	}
@@ -78,7 +72,7 @@ export async function listGroupTasks(tasks: VaultTasks, group: string, params: L
 		const id = row.entry.messageId ?? "";
 		let task = full.get(id) ?? noteToTask(await tasks.facts(row.entry));
 		if (params.includeArtifacts !== true) task = { ...task, artifacts: [] };
-		out.push(applyHistoryLength(task, params.historyLength));
+		out.push(task);
 	}
 	const last = page[page.length - 1];
 	const nextPageToken = last && rows.length > page.length ? cursorOf(last.timestamp, last.entry.messageId ?? "") : "";

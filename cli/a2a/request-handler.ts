@@ -1,176 +1,98 @@
 import { TaskState } from "@a2a-js/sdk";
-import type {
-	AgentCard,
-	CancelTaskRequest,
-	GetTaskRequest,
-	ListTasksRequest,
-	ListTasksResponse,
-	Message as A2aMessage,
-	SendMessageRequest,
-	StreamResponse,
-	SubscribeToTaskRequest,
-	Task,
-} from "@a2a-js/sdk";
-import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
-import {
-	ExtendedAgentCardNotConfiguredError,
-	PushNotificationNotSupportedError,
-	RequestMalformedError,
-	TaskNotCancelableError,
-	TaskNotFoundError,
-	UnsupportedOperationError,
-} from "@a2a-js/sdk/errors";
-import { attemptTimeoutSeconds, timeoutOf } from "../../src/core/stamps";
-import { parseTime } from "../../src/core/time";
-import { followTask } from "./follow-task";
+import type { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task } from "@a2a-js/sdk";
+import { DefaultRequestHandler } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
+import { RequestMalformedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { Gateway } from "./gateway";
-import { applyHistoryLength, listGroupTasks } from "./list-tasks";
 import { ROUTING_EXTENSION } from "./mapping/routing-extension";
-import { NOTE_METADATA_KEY, isTerminal } from "./mapping/note-to-task";
-import { taskStream } from "./task-stream";
+import { isTerminal } from "./mapping/note-to-task";
+import { MAX_WAIT_MS, NoteExecutor, followNote } from "./note-executor";
+import { asStreamResponse, noteEvents } from "./task-stream";
+import { VaultTaskStore } from "./vault-task-store";
 
-// One served group as an A2A agent: the SDK's request-handler interface implemented over the vault
-// (contract v2, section 8). A task is the gateway's request note to this group; its id is the
-// note's message_id. Tasks of other groups are not visible here.
+// One served group as an A2A agent (contract v2, section 8): the SDK's DefaultRequestHandler over a
+// task store backed by the vault and an executor that follows request notes. A task is the
+// gateway's request note to this group; its id is the note's message_id. What the vault makes
+// different is overridden below, each with its reason; the rest (GetTask, ListTasks' checks, the
+// card, the refusal of push notifications and of an extended card) is the SDK's.
 
-/** A blocking call returns by this time at the latest (HTTP clients give up after 300 s). */
-const MAX_WAIT_MS = 240_000;
-/** Time the router may take past a deadline before the task shows it. */
-const ROUTER_MARGIN_MS = 10_000;
-
-/** The key under which the HTTP server puts, in a call's state, the signal that its request went away. */
-export const REQUEST_SIGNAL = "a2a-relay/request-signal";
-
-function requestSignal(context: ServerCallContext): AbortSignal | undefined {
-	const signal = context.state.get(REQUEST_SIGNAL);
-	return signal instanceof AbortSignal ? signal : undefined;
+export interface GroupHandlerOptions {
+	/** The longest a blocking SendMessage waits (MAX_WAIT_MS unless a test gives less). */
+	maxWaitMs?: number;
 }
 
-export class GroupRequestHandler implements A2ARequestHandler {
+export class GroupRequestHandler extends DefaultRequestHandler {
+	private readonly store: VaultTaskStore;
+	private readonly maxWaitMs: number;
+
 	constructor(
 		private readonly gateway: Gateway,
 		readonly group: string,
-		private readonly card: () => AgentCard,
-	) {}
-
-	async getAgentCard(): Promise<AgentCard> {
-		return this.card();
+		card: AgentCard,
+		options: GroupHandlerOptions = {},
+	) {
+		const store = new VaultTaskStore(gateway.tasks, group);
+		const maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+		super(card, store, new NoteExecutor(gateway, (id) => store.load(id), maxWaitMs));
+		this.store = store;
+		this.maxWaitMs = maxWaitMs;
 	}
 
-	async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-		throw new ExtendedAgentCardNotConfiguredError("this agent has no extended card");
-	}
-
-	/** The task `id` of this group, or null. A refused message's task counts (it was never written). */
-	private async load(id: string): Promise<Task | null> {
-		const refused = this.gateway.writer.refusedTask(id);
-		if (refused) return (refused.metadata?.[NOTE_METADATA_KEY] as { target_group?: string } | undefined)?.target_group === this.group ? refused : null;
-		if (this.gateway.tasks.locate(id)?.targetGroup !== this.group) return null;
-		return this.gateway.tasks.load(id);
-	}
-
-	private async mustLoad(id: string): Promise<Task> {
-		if (!id || id.trim() === "") throw new RequestMalformedError("Task ID is required");
-		const task = await this.load(id);
-		if (!task) throw new TaskNotFoundError(`Task not found: ${id}`);
-		return task;
-	}
-
-	/** When a blocking call stops waiting: the request's last timeout plus a margin, at most MAX_WAIT_MS. */
-	private deadline(id: string): number {
-		const now = Date.now();
-		const request = this.gateway.tasks.locate(id);
-		const settings = this.gateway.router.registry.communication;
-		if (!request) return now;
-		const timeout = timeoutOf({ timeout_seconds: request.timeoutSeconds }, settings);
-		let total = 0;
-		for (let attempt = 1; attempt <= settings.retry_attempts + 1; attempt++) total += attemptTimeoutSeconds(timeout, attempt);
-		const created = parseTime(request.created);
-		const until = (Number.isNaN(created) ? now : created) + total * 1000 + ROUTER_MARGIN_MS;
-		return Math.min(until, now + MAX_WAIT_MS);
-	}
-
-	/** Writes the message as a request note (or finds the task it already is); the task id. */
-	private async submit(params: SendMessageRequest, context: ServerCallContext): Promise<{ id: string; written: boolean; refused?: Task }> {
-		const message: A2aMessage | undefined = params.message;
+	/**
+	 * A client's mistake is a JSON-RPC error and writes nothing, but whatever the executor throws
+	 * becomes a FAILED task: so the message is checked, and written as a request note (or found to be
+	 * one already), before the SDK sees it. What goes on is the message as the SDK should take it.
+	 */
+	private async admit(params: SendMessageRequest, context: ServerCallContext): Promise<SendMessageRequest> {
+		const message: Message | undefined = params.message;
 		if (!message?.messageId) throw new RequestMalformedError("message.messageId is required.");
 		if (message.taskId && message.taskId !== message.messageId) {
-			const task = await this.load(message.taskId);
+			const task = await this.store.load(message.taskId);
 			if (!task) throw new TaskNotFoundError(`Task not found: ${message.taskId}`);
 			if (isTerminal(task.status?.state)) throw new UnsupportedOperationError(`Task ${message.taskId} is in a terminal state (${task.status?.state ?? 0}) and cannot be modified.`);
 			throw new UnsupportedOperationError(`Task ${message.taskId} is a request note already on its way; a follow-up message to it is not supported: send a new message (with its own messageId)`);
 		}
 		if (message.metadata && ROUTING_EXTENSION in message.metadata && context.requestedExtensions?.includes(ROUTING_EXTENSION)) context.addActivatedExtension(ROUTING_EXTENSION);
-		const submission = await this.gateway.writer.submit(message, this.group);
-		if ("refused" in submission) return { id: submission.id, written: false, refused: submission.refused };
-		return submission;
+		await this.gateway.writer.submit(message, this.group);
+		// The task id is the messageId: a message naming its own task is the same message sent again,
+		// not a turn of a task. Reference tasks are not read (a request note has no place for them).
+		return { ...params, message: { ...message, taskId: "", referenceTaskIds: [] } };
 	}
 
-	async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
-		const submission = await this.submit(params, context);
-		const historyLength = params.configuration?.historyLength;
-		if (submission.refused) return applyHistoryLength(submission.refused, historyLength);
-		let task = await this.mustLoad(submission.id);
-		if (params.configuration?.returnImmediately === true || isTerminal(task.status?.state)) return applyHistoryLength(task, historyLength);
-		const snapshots = followTask(submission.id, () => this.load(submission.id), this.gateway.events, { deadline: this.deadline(submission.id), signal: requestSignal(context) });
-		for await (const snapshot of snapshots) task = snapshot;
-		return applyHistoryLength(task, historyLength);
+	// Checks and writes first (admit), then the SDK runs the executor.
+	async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+		return super.sendMessage(await this.admit(params, context), context);
 	}
 
+	// Checks and writes first (admit), then the SDK streams the executor's events.
 	async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-		const submission = await this.submit(params, context);
-		const historyLength = params.configuration?.historyLength;
-		if (submission.refused) {
-			yield { payload: { $case: "task", value: applyHistoryLength(submission.refused, historyLength) } };
-			return;
-		}
-		yield* this.follow(submission.id, context, submission.written ? TaskState.TASK_STATE_SUBMITTED : undefined, historyLength);
+		yield* super.sendMessageStream(await this.admit(params, context), context);
 	}
 
+	// The SDK follows its in-process event bus, which only a call of this process has (under the SDK's
+	// own task id): the note is followed instead, so a task goes on being followed after a restart.
 	async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-		await this.mustLoad(params.id);
-		yield* this.follow(params.id, context, undefined, undefined);
+		const task = await this.mustLoad(params.id);
+		if (isTerminal(task.status?.state)) throw new UnsupportedOperationError(`Task ${params.id} is in a terminal state (${task.status?.state ?? 0}) and cannot be subscribed to.`);
+		for await (const event of noteEvents(followNote(this.gateway, params.id, (id) => this.store.load(id), context, this.maxWaitMs))) yield asStreamResponse(event);
 	}
 
-	private async *follow(id: string, context: ServerCallContext, firstState: TaskState | undefined, historyLength: number | undefined): AsyncGenerator<StreamResponse, void, undefined> {
-		const load = async () => {
-			const task = await this.load(id);
-			return task && applyHistoryLength(task, historyLength);
-		};
-		yield* taskStream(followTask(id, load, this.gateway.events, { deadline: this.deadline(id), signal: requestSignal(context) }), firstState);
-	}
-
-	async getTask(params: GetTaskRequest): Promise<Task> {
-		return applyHistoryLength(await this.mustLoad(params.id), params.historyLength);
-	}
-
-	async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
-		return listGroupTasks(this.gateway.tasks, this.group, params);
-	}
-
+	// A cancel moves the note to the dead letters (CANCELED); the SDK's would publish a status to a store that keeps nothing.
 	async cancelTask(params: CancelTaskRequest): Promise<Task> {
 		const task = await this.mustLoad(params.id);
-		if (this.gateway.writer.refusedTask(params.id)) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
-		if (isTerminal(task.status?.state) && task.status?.state !== TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
+		const state = task.status?.state;
+		if (state === TaskState.TASK_STATE_CANCELED) return task;
+		if (isTerminal(state)) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
 		const outcome = await this.gateway.canceller.cancel(params.id);
 		if (outcome === "missing") throw new TaskNotFoundError(`Task not found: ${params.id}`);
 		if (outcome === "final") throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
 		return this.mustLoad(params.id);
 	}
 
-	async createTaskPushNotificationConfig(): Promise<never> {
-		throw new PushNotificationNotSupportedError("push notifications are not supported: use SendStreamingMessage, or GetTask");
-	}
-
-	async getTaskPushNotificationConfig(): Promise<never> {
-		throw new PushNotificationNotSupportedError("push notifications are not supported");
-	}
-
-	async listTaskPushNotificationConfigs(): Promise<never> {
-		throw new PushNotificationNotSupportedError("push notifications are not supported");
-	}
-
-	async deleteTaskPushNotificationConfig(): Promise<void> {
-		throw new PushNotificationNotSupportedError("push notifications are not supported");
+	private async mustLoad(id: string): Promise<Task> {
+		if (!id || id.trim() === "") throw new RequestMalformedError("Task ID is required");
+		const task = await this.store.load(id);
+		if (!task) throw new TaskNotFoundError(`Task not found: ${id}`);
+		return task;
 	}
 }

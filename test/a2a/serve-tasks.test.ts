@@ -2,6 +2,7 @@ import { TaskState } from "@a2a-js/sdk";
 import type { StreamResponse } from "@a2a-js/sdk";
 import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
 import { describe, expect, it } from "vitest";
+import { readFrontmatter } from "../../src/core/frontmatter";
 import { A_GROUP, B_GROUP, GATEWAY, ROUTING_EXTENSION, clientFor, getTask, notesWithId, send, textOfParts, until, useHarness, userMessage } from "./harness";
 
 // The tasks of `a2a serve` seen by an ordinary A2A client (@a2a-js/sdk): a message becomes a
@@ -48,7 +49,7 @@ describe("a2a serve: a message's task follows its note", () => {
 		const kinds = events.map((e) => e.payload?.$case);
 		expect(kinds[0]).toBe("task");
 		const first = events[0].payload;
-		expect(first?.$case === "task" && first.value.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+		expect(first?.$case === "task" && first.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
 		const states = events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value.status?.state] : []));
 		expect(states[0]).toBe(TaskState.TASK_STATE_WORKING);
 		expect(states[states.length - 1]).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -79,6 +80,33 @@ describe("a2a serve: a message's task follows its note", () => {
 		expect(done.history.map((m) => textOfParts(m.parts))).toEqual(["Answered before the restart"]);
 		expect((await getTask(client, "open-1")).status?.state).toBe(TaskState.TASK_STATE_WORKING);
 		await expect(getTask(client, "never-sent")).rejects.toThrow(/Task not found/);
+	});
+
+	it("SubscribeToTask follows a task sent before a restart of the server to its end; a finished task cannot be subscribed to", async () => {
+		const v = await h.vault();
+		const first = await h.serve(v.dir);
+		await send(await clientFor(first.groupUrl(A_GROUP)), userMessage("sub-1", "Follow me after the restart"), true);
+		expect(await first.stop()).toBe(0);
+
+		const second = await h.serve(v.dir);
+		const client = await clientFor(second.groupUrl(A_GROUP));
+		const events: StreamResponse[] = [];
+		for await (const event of client.resubscribeTask({ tenant: "", id: "sub-1" })) {
+			events.push(event);
+			const p = event.payload;
+			// The router starts once the stream has shown the task waiting in the outbox.
+			if (p?.$case === "task") h.router(v.dir);
+			if (p?.$case === "statusUpdate" && textOfParts(p.value.status?.message?.parts).startsWith("delivered to")) expect(await h.reply(v.dir, "sub-1", "followed to the end")).toBe(0);
+		}
+		const firstEvent = events[0]?.payload;
+		expect(firstEvent?.$case === "task" && [firstEvent.value.id, firstEvent.value.status?.state]).toEqual(["sub-1", TaskState.TASK_STATE_WORKING]);
+		const last = events[events.length - 1]?.payload;
+		expect(last?.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+		const artifact = events.map((e) => e.payload).find((p) => p?.$case === "artifactUpdate");
+		expect(artifact?.$case === "artifactUpdate" && textOfParts(artifact.value.artifact?.parts)).toBe("followed to the end");
+
+		const again = client.resubscribeTask({ tenant: "", id: "sub-1" });
+		await expect(again.next()).rejects.toThrow(/terminal state/);
 	});
 
 	it("ListTasks lists one group's tasks, pages them, and filters by contextId and state", async () => {
@@ -155,21 +183,47 @@ describe("a2a serve: a message's task follows its note", () => {
 		expect((await notesWithId(v, "slow-1")).map((n) => [n.path.split("/")[1], n.fm.state])).toEqual([["dead-letter", "timed_out"]]);
 	});
 
-	it("routing metadata that puts the group on its own chain is REJECTED as a cycle, and nothing is written", async () => {
+	it("routing metadata that puts the group on its own chain is REJECTED as a cycle: the router dead-letters the note, and the task stays REJECTED after a restart", async () => {
 		const v = await h.vault();
+		h.router(v.dir);
 		const served = await h.serve(v.dir);
 		const client = await clientFor(served.groupUrl(A_GROUP));
 		const trace = "0b0c0d0e-1f20-4122-8324-252627282930";
 		const metadata = { [ROUTING_EXTENSION]: { trace_id: trace, hop_count: 2, route: [A_GROUP, B_GROUP] } };
+		// A blocking call: it returns once the router has dead-lettered the note.
 		const task = await send(client, userMessage("loop-1", "Back to where it came from", { metadata }));
 		expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
 		expect(textOfParts(task.status?.message?.parts)).toMatch(/^CYCLE_DETECTED: 10-backend-group is already on this request's chain/);
 		expect(task.contextId).toBe(trace);
+		const [dead, ...more] = await notesWithId(v, "loop-1");
+		expect(more).toEqual([]);
+		expect(dead.path).toMatch(/^A2A\/dead-letter\//);
+		expect(dead.fm).toMatchObject({ state: "dead", error_code: "CYCLE_DETECTED", source_group: GATEWAY, target_group: A_GROUP, trace_id: trace });
+		const errorResponse = await until("the router's error response to the gateway", async () => {
+			for (const file of await v.files(`A2A/groups/${GATEWAY}/inbox`)) {
+				const fm = readFrontmatter(await v.read(file)) ?? {};
+				if (fm.in_reply_to === "loop-1") return fm;
+			}
+			return null;
+		});
+		expect(errorResponse).toMatchObject({ status: "error", error_code: "CYCLE_DETECTED", source_group: "a2a-relay", trace_id: trace });
+		const logPath = `A2A/log/${new Date().toISOString().slice(0, 10)}.md`;
+		const logRows = (await v.read(logPath)).split("\n").filter((l) => l.includes("loop-1") && l.includes("CYCLE_DETECTED"));
+		expect(logRows).toHaveLength(1);
 		expect((await getTask(client, "loop-1")).status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+
 		const hops = await send(client, userMessage("hops-1", "Too far", { metadata: { [ROUTING_EXTENSION]: { hop_count: 5 } } }));
+		expect(hops.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
 		expect(textOfParts(hops.status?.message?.parts)).toMatch(/^MAX_HOPS_EXCEEDED: /);
+		expect((await notesWithId(v, "hops-1")).map((n) => [n.path.split("/")[1], n.fm.error_code])).toEqual([["dead-letter", "MAX_HOPS_EXCEEDED"]]);
 		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
-		expect(await v.files("A2A/dead-letter")).toEqual([]);
+		expect(await v.files(`A2A/groups/${A_GROUP}/inbox`)).toEqual([]);
+
+		expect(await served.stop()).toBe(0);
+		const again = await h.serve(v.dir);
+		const after = await getTask(await clientFor(again.groupUrl(A_GROUP)), "loop-1");
+		expect(after.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
+		expect(textOfParts(after.status?.message?.parts)).toMatch(/^CYCLE_DETECTED: /);
 	});
 
 	it("the same messageId, sent again or at once, is the same task and one note", async () => {

@@ -218,8 +218,10 @@ describe("two relays that call each other", () => {
 			const answer = await answerTo(r1.v, id);
 			expect(answer).toMatchObject({ status: "error", source_group: "partner-x" });
 			expect(String(answer.error_message)).toContain(`${X} is already on this request's chain`);
-			// Vault 2's gateway refused the second call to X in rule 6's words: it wrote no note for it.
-			await expectHops(r2.v, answer.trace_id, [`a2a-gateway -> ${X}`, `${X} -> ${Y}`]);
+			// Vault 2's gateway wrote the second call to X like any message, and its router dead-lettered it by rule 6.
+			await expectHops(r2.v, answer.trace_id, [`a2a-gateway -> ${X}`, `a2a-gateway -> ${X}`, `${X} -> ${Y}`]);
+			const deadLetters = await Promise.all((await r2.v.files("A2A/dead-letter")).map(async (path) => readFrontmatter(await r2.v.read(path)) ?? {}));
+			expect(deadLetters.map((fm) => [fm.source_group, fm.target_group, fm.error_code, fm.trace_id])).toEqual([["a2a-gateway", X, "CYCLE_DETECTED", answer.trace_id]]);
 			await expectHops(r1.v, answer.trace_id, [`${A} -> partner-x`, `a2a-gateway -> ${Y}`, `${Y} -> partner-x`]);
 		} finally {
 			for (const stop of stops) await stop();
