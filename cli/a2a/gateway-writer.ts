@@ -4,6 +4,7 @@ import { createUnderFreeName } from "../../src/router/free-names";
 import { messageFileName } from "../../src/core/compose";
 import { serialiseMessage } from "../../src/core/message-serialise";
 import { checkOutgoing, refusal } from "../../src/core/outgoing";
+import { unknownGroupReason } from "../../src/core/group-reasons";
 import { gatewayGroup } from "../../src/core/registry";
 import type { Router } from "../../src/router/router";
 import type { KeyedLock } from "./keyed-lock";
@@ -55,7 +56,7 @@ export class GatewayWriter {
 		const routingRule = check.stage === "decide" && check.verdict.action === "reject" && check.verdict.code !== "INVALID_MESSAGE";
 		if (refused !== null && !routingRule) throw new RequestMalformedError(refused);
 		const folder = this.router.layout.box(gateway, "outbox");
-		if (!folder) throw new Error(`the gateway group ${gateway} is not in the registry`);
+		if (!folder) throw new Error(unknownGroupReason(gateway, this.router.layout.groupIds()));
 		const path = await createUnderFreeName(this.router.port, folder, messageFileName(mapped.request, now), text, id);
 		this.tasks.outbox.add(path, text);
 		return id;

@@ -1,6 +1,6 @@
 import { buildRequest, messageFileName } from "../core/compose";
 import { emptyRequestReason } from "../core/content-reasons";
-import { asSentence } from "../core/group-reasons";
+import { asSentence, selfRequestReason } from "../core/group-reasons";
 import { serialiseMessage } from "../core/message-serialise";
 import { joinPath } from "../core/paths";
 import { PRIORITIES } from "../core/protocol";
@@ -9,7 +9,7 @@ import type { RoutingContext } from "../core/routing";
 import { FORM_ERROR, hasErrors } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
 import { parseInteger } from "./input";
-import { checkOutboxNote, groupProblem } from "./note-check";
+import { checkOutboxNote, groupProblem, routerRefusal } from "./note-check";
 import type { PlannedNote } from "./write-note";
 
 // Compose message: a new request from one group to another, checked exactly as the router will
@@ -53,7 +53,7 @@ export function planRequest(ctx: RoutingContext, values: ComposeValues): Planned
 	if (fromProblem) errors.from = fromProblem;
 	const toProblem = groupProblem(layout, to, "target group");
 	if (toProblem) errors.to = toProblem;
-	else if (to === from) errors.to = "Choose a group other than the sender.";
+	else if (to === from) errors.to = asSentence(selfRequestReason(from));
 	const timeout = values.timeout.trim() === "" ? 0 : parseInteger(values.timeout);
 	if (timeout === null || timeout < 0) errors.timeout = "Enter a whole number of seconds (0 uses the registry's timeout).";
 	const artifacts = values.artifacts.map((a) => a.trim()).filter((a) => a !== "");
@@ -84,7 +84,7 @@ export function planRequest(ctx: RoutingContext, values: ComposeValues): Planned
 	const verdict = check.verdict;
 	if (verdict?.action === "reject") {
 		const field = verdict.code === "GROUP_NOT_FOUND" || verdict.code === "CYCLE_DETECTED" ? "to" : FORM_ERROR;
-		errors[field] ??= `The router would reject it (${verdict.code}): ${verdict.reason}`;
+		errors[field] ??= routerRefusal(verdict) as string;
 	}
 	if (hasErrors(errors)) return { ok: false, errors };
 	return { ok: true, folder, fileName, text };

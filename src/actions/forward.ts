@@ -1,4 +1,5 @@
 import { buildForward, messageFileName } from "../core/compose";
+import { asSentence, selfRequestReason } from "../core/group-reasons";
 import { isRequest } from "../core/message";
 import type { RequestMessage } from "../core/message";
 import { readRawMessage } from "../core/message-parse";
@@ -9,7 +10,7 @@ import type { RoutingContext } from "../core/routing";
 import { formatProblems, validateRaw } from "../core/validate";
 import { FORM_ERROR, hasErrors } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
-import { checkOutboxNote, groupProblem } from "./note-check";
+import { checkOutboxNote, goneGroup, groupProblem, routerRefusal } from "./note-check";
 
 // Forward message: delegates a request delivered to a group's inbox to another group, as a new
 // request on the same trace one hop further (buildForward). The router's verdict on it is
@@ -41,9 +42,9 @@ export function planForward(ctx: RoutingContext, original: RequestMessage, group
 	const to = toValue.trim();
 	const toProblem = groupProblem(layout, to, "group to forward to");
 	if (toProblem) return { ok: false, errors: { to: toProblem } };
-	if (to === group) return { ok: false, errors: { to: `${group} holds the request already: choose another group.` } };
+	if (to === group) return { ok: false, errors: { to: asSentence(selfRequestReason(group)) } };
 	const folder = layout.box(group, "outbox");
-	if (!folder) return { ok: false, errors: { [FORM_ERROR]: `Group "${group}" is no longer in the registry.` } };
+	if (!folder) return { ok: false, errors: { [FORM_ERROR]: goneGroup(layout, group) } };
 	const message = buildForward(original, group, to, note, now);
 	const text = serialiseMessage(message);
 	const fileName = messageFileName(message, now);
@@ -53,7 +54,7 @@ export function planForward(ctx: RoutingContext, original: RequestMessage, group
 	let warning: ForwardWarning | null = null;
 	if (verdict?.action === "reject") {
 		if (verdict.code === "MAX_HOPS_EXCEEDED" || verdict.code === "CYCLE_DETECTED") warning = { code: verdict.code, reason: verdict.reason };
-		else return { ok: false, errors: { [verdict.code === "GROUP_NOT_FOUND" ? "to" : FORM_ERROR]: `The router would reject it (${verdict.code}): ${verdict.reason}` } };
+		else return { ok: false, errors: { [verdict.code === "GROUP_NOT_FOUND" ? "to" : FORM_ERROR]: routerRefusal(verdict) as string } };
 	}
 	return { ok: true, folder, fileName, text, warning };
 }

@@ -1,6 +1,6 @@
-import { asSentence, groupReason } from "../core/group-reasons";
+import { asSentence, groupReason, unknownGroupReason } from "../core/group-reasons";
 import type { VaultLayout } from "../core/layout";
-import { checkOutgoing } from "../core/outgoing";
+import { checkOutgoing, refusal } from "../core/outgoing";
 import type { RoutingContext, Verdict } from "../core/routing";
 import { FORM_ERROR, addError } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
@@ -32,6 +32,17 @@ export function checkOutboxNote(ctx: RoutingContext, text: string, path: string,
 		return { errors };
 	}
 	return { errors, verdict: check.verdict };
+}
+
+/** The router's refusal of a checked note as a sentence of a form (the CLI's words, capitalised); null when it would route it. */
+export function routerRefusal(verdict: Verdict): string | null {
+	const reason = refusal({ stage: "decide", verdict });
+	return reason === null ? null : asSentence(reason);
+}
+
+/** A group that is not in the registry (any more), as a sentence of a form. */
+export function goneGroup(layout: VaultLayout, id: string): string {
+	return asSentence(unknownGroupReason(id, layout.groupIds()));
 }
 
 /** Null when `value` names a registry group, else why not (for a group field). */

@@ -1,5 +1,6 @@
 import { buildResponse, messageFileName } from "../core/compose";
 import { answerStatusReason, emptyAnswerReason, isAnswerStatus } from "../core/content-reasons";
+import { unknownGroupReason } from "../core/group-reasons";
 import { isAwaitingAnswer } from "../core/message-index";
 import { alreadyAnsweredReason, requestAnswered } from "../core/routing";
 import type { IndexEntry } from "../core/message-index";
@@ -82,7 +83,7 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	const message = buildResponse({ request, status: input.status, answer: input.answer, artifacts, errorCode: input.errorCode, errorMessage: input.errorMessage }, now);
 	const responder = message.envelope.source_group;
 	const folder = router.layout.box(responder, "outbox");
-	if (!folder) throw new Refused(`the answering group "${responder}" is not in the registry`, "message_id");
+	if (!folder) throw new Refused(unknownGroupReason(responder, router.layout.groupIds()), "message_id");
 	const text = serialiseMessage(message);
 	// The requester's inbox and archive as they are now: an answer delivered a moment ago is seen by the router's check.
 	if (request.sourceGroup) {

@@ -7,7 +7,7 @@ import { joinPath } from "../core/paths";
 import type { RoutingContext } from "../core/routing";
 import { FORM_ERROR, hasErrors } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
-import { checkOutboxNote } from "./note-check";
+import { checkOutboxNote, goneGroup, routerRefusal } from "./note-check";
 import type { PlannedNote } from "./write-note";
 
 // Reply to message: the response to a request delivered to a group's inbox, to be written into
@@ -35,10 +35,11 @@ export function planReply(ctx: RoutingContext, request: IndexEntry, group: strin
 	const text = serialiseMessage(message);
 	const fileName = messageFileName(message, ctx.now);
 	const folder = ctx.layout.box(group, "outbox");
-	if (!folder) return { ok: false, errors: { [FORM_ERROR]: `Group "${group}" is no longer in the registry.` } };
+	if (!folder) return { ok: false, errors: { [FORM_ERROR]: goneGroup(ctx.layout, group) } };
 	const check = checkOutboxNote(ctx, text, joinPath(folder, fileName), group, FIELD_OF);
 	Object.assign(errors, check.errors);
-	if (check.verdict?.action === "reject") errors[FORM_ERROR] ??= `The router would reject it (${check.verdict.code}): ${check.verdict.reason}`;
+	const refused = check.verdict ? routerRefusal(check.verdict) : null;
+	if (refused !== null) errors[FORM_ERROR] ??= refused;
 	if (hasErrors(errors)) return { ok: false, errors };
 	return { ok: true, folder, fileName, text };
 }

@@ -13,7 +13,7 @@ import { moveUnderFreeName } from "../router/free-names";
 import type { VaultPort } from "../router/vault-port";
 import { FORM_ERROR } from "./form-errors";
 import type { FieldErrors } from "./form-errors";
-import { checkOutboxNote, groupProblem } from "./note-check";
+import { checkOutboxNote, groupProblem, routerRefusal } from "./note-check";
 
 // Retry dead letter: puts a dead letter back into its sender's outbox, same message_id, without
 // the router's stamps, with retried_at and retry_count. A quarantined note gets its original text
@@ -151,9 +151,9 @@ export function checkRetry(ctx: RoutingContext, dl: DeadLetterNote, corrections:
 	const verdict = check.verdict;
 	if (!senderProblem && verdict?.action === "reject") {
 		const field = verdict.code === "GROUP_NOT_FOUND" || (verdict.code === "INVALID_MESSAGE" && verdict.reason.startsWith("target_group")) ? "target_group" : FORM_ERROR;
-		errors[field] ??= `The router would reject it again (${verdict.code}): ${verdict.reason}`;
+		errors[field] ??= routerRefusal(verdict) as string;
 	} else if (!senderProblem && verdict?.action === "duplicate") {
-		errors[FORM_ERROR] ??= `Its message_id was delivered already (${verdict.existing.path}): a retry would be a duplicate.`;
+		errors[FORM_ERROR] ??= routerRefusal(verdict) as string;
 	}
 	return { errors, sender };
 }

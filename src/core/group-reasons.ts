@@ -19,6 +19,11 @@ export function groupReason(id: string, known: readonly string[]): string | null
 	return known.includes(id) ? null : unknownGroupReason(id, known);
 }
 
+/** A request from a group to itself (rule 6 refuses it as a cycle; the forms refuse it first). */
+export function selfRequestReason(id: string): string {
+	return `${id} cannot send a request to itself: choose another group`;
+}
+
 /** A reason as a sentence of a form: capital first letter, final period. */
 export function asSentence(reason: string): string {
 	return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;

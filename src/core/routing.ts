@@ -12,7 +12,7 @@ import type { ErrorCode } from "./protocol";
 import { gatewayGroup } from "./registry";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
-import { unknownGroupReason } from "./group-reasons";
+import { selfRequestReason, unknownGroupReason } from "./group-reasons";
 import { answerOf } from "./request-outcome";
 
 // The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
@@ -161,6 +161,7 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 
 /** Rule 6: why a request to `target` along `chain` is a cycle, or null when it is not. */
 function cycleReason(target: string, chain: string[], traceId: string, path: string, ctx: RoutingContext): string | null {
+	if (target === chain[chain.length - 1]) return selfRequestReason(target);
 	if (ctx.registry.communication.cycle_detection === "trace") {
 		const participants = traceParticipants(ctx.index, traceId, path);
 		for (const g of chain) participants.add(g);

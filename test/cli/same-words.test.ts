@@ -61,6 +61,16 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		expect(cli.stderr.join("\n")).toContain(reason);
 	});
 
+	it("a request from a group to itself", async () => {
+		const planned = planRequest(await routingContext(), { from: A, to: A, type: "query", priority: "medium", timeout: "", text: "Q?", context: "", artifacts: [] });
+		const inPalette = planned.ok ? "" : lower(planned.errors.to ?? "");
+		const cli = await a2a(v.dir, "send", "--from", A, "--to", A, "--type", "query", "--question", "Q?");
+		expect(cli.code).toBe(1);
+		expect(inPalette).toBe(`${A} cannot send a request to itself: choose another group`);
+		expect(cli.stderr.join("\n")).toContain(`(CYCLE_DETECTED): ${inPalette}`);
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
 	it("a request that says nothing", async () => {
 		for (const type of ["query", "task"]) {
 			const planned = planRequest(await routingContext(), { from: A, to: B, type, priority: "medium", timeout: "", text: " ", context: "", artifacts: [] });

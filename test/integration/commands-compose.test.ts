@@ -89,7 +89,7 @@ describe("compose-message", () => {
 		fillAll(m, { from: BACKEND, to: BACKEND, timeout: "45", text: "Which fields?" });
 		expect(fieldError(m, "from")).toBe("");
 		await enter(h, m, "timeout");
-		expect(fieldError(m, "to")).toContain("other than the sender");
+		expect(fieldError(m, "to")).toContain("cannot send a request to itself");
 		expect(await filesIn(h, box(BACKEND, "outbox"))).toEqual([]);
 
 		// Ctrl+Enter from a text area submits; a plain Enter there is a new line

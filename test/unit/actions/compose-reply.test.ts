@@ -46,7 +46,7 @@ describe("planRequest", () => {
 
 	it("refuses a request to its own sender, an empty task, and no group at all", () => {
 		const ctx = routingContext();
-		expect(planRequest(ctx, values({ to: BACKEND }))).toMatchObject({ ok: false, errors: { to: "Choose a group other than the sender." } });
+		expect(planRequest(ctx, values({ to: BACKEND }))).toMatchObject({ ok: false, errors: { to: "10-backend-group cannot send a request to itself: choose another group." } });
 		expect(planRequest(ctx, values({ type: "task", text: " " }))).toMatchObject({ ok: false, errors: { text: "Describe the task, or give a context or an artifact." } });
 		expect(planRequest(ctx, values({ from: "", to: "" }))).toMatchObject({ ok: false, errors: { from: "Choose the sending group.", to: "Choose the target group." } });
 	});
@@ -72,6 +72,6 @@ describe("planReply", () => {
 		const { entry } = deliveredRequest(ctx);
 		expect(planReply(ctx, entry, FRONTEND, { status: "error", answer: " ", artifacts: [] })).toEqual({ ok: false, errors: { answer: "Say what went wrong." } });
 		expect(planReply(ctx, entry, FRONTEND, { status: "maybe", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { status: "Must be success or error, got \"maybe\"." } });
-		expect(planReply(ctx, entry, "99-gone", { status: "success", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { [FORM_ERROR]: 'Group "99-gone" is no longer in the registry.' } });
+		expect(planReply(ctx, entry, "99-gone", { status: "success", answer: "x", artifacts: [] })).toEqual({ ok: false, errors: { [FORM_ERROR]: 'Group "99-gone" is not in the registry (known groups: 10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group, a2a-gateway).' } });
 	});
 });

@@ -39,7 +39,7 @@ describe("planForward", () => {
 	it("refuses the group that holds the request and a group outside the registry", () => {
 		const ctx = routingContext();
 		const request = original(ctx);
-		expect(planForward(ctx, request, FRONTEND, FRONTEND, "")).toEqual({ ok: false, errors: { to: `${FRONTEND} holds the request already: choose another group.` } });
+		expect(planForward(ctx, request, FRONTEND, FRONTEND, "")).toEqual({ ok: false, errors: { to: `${FRONTEND} cannot send a request to itself: choose another group.` } });
 		expect(planForward(ctx, request, FRONTEND, "99-x", "")).toMatchObject({ ok: false, errors: { to: expect.stringContaining('Group "99-x" is not in the registry') } });
 	});
 });
