@@ -1,14 +1,13 @@
 import { buildRequest, messageFileName } from "../core/compose";
 import { emptyRequestReason } from "../core/content-reasons";
 import { unknownGroupReason } from "../core/group-reasons";
-import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
 import { serialiseMessage } from "../core/message-serialise";
 import { checkOutgoing, refusal } from "../core/outgoing";
-import { PRIORITIES, REQUEST_TYPES } from "../core/protocol";
 import type { Priority, RequestType } from "../core/protocol";
-import { parentOf } from "../core/routing";
+import { missingParentReason, parentOf } from "../core/routing";
 import { oneLine } from "../core/text";
-import { timeoutSecondsProblem } from "../core/validate";
+import { requestFieldProblem } from "../core/validate";
+
 import { refreshIndex } from "../router/index-refresh";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
@@ -51,13 +50,18 @@ function knownGroup(router: Router, id: string, field: string): string {
 function checkInput(router: Router, input: SendInput): void {
 	knownGroup(router, input.from, "from");
 	knownGroup(router, input.to, "to");
-	if (!(REQUEST_TYPES as readonly string[]).includes(input.type)) throw new Refused(`must be one of ${REQUEST_TYPES.join(", ")}, got "${oneLine(input.type, 40)}"`, "type");
-	if (input.priority !== undefined && !(PRIORITIES as readonly string[]).includes(input.priority)) throw new Refused(`must be one of ${PRIORITIES.join(", ")}, got "${oneLine(input.priority, 40)}"`, "priority");
-	if (input.traceId !== undefined && !isUuidShaped(input.traceId)) throw new Refused(`must be a UUID (8-4-4-4-12 hex digits), got "${oneLine(input.traceId, 60)}"`, "trace_id");
+	const checks: [field: Parameters<typeof requestFieldProblem>[0], value: unknown][] = [
+		["request_type", input.type],
+		["priority", input.priority],
+		["trace_id", input.traceId],
+		["parent_id", input.parentId],
+		["timeout_seconds", input.timeoutSeconds],
+	];
+	for (const [field, value] of checks) {
+		const problem = value === undefined ? null : requestFieldProblem(field, value);
+		if (problem !== null) throw new Refused(problem, field === "request_type" ? "type" : field);
+	}
 	if (input.hopCount !== undefined && input.traceId === undefined) throw new Refused("goes with trace_id (the conversation it continues)", "hop_count");
-	if (input.parentId !== undefined && !isAcceptableMessageId(input.parentId)) throw new Refused(`must be a message_id, got "${oneLine(input.parentId, 60)}"`, "parent_id");
-	const timeoutProblem = input.timeoutSeconds === undefined ? null : timeoutSecondsProblem(input.timeoutSeconds);
-	if (timeoutProblem !== null) throw new Refused(timeoutProblem, "timeout_seconds");
 	const said = [input.question, input.task, input.context].some((t) => t !== undefined && t.trim() !== "") || (input.artifacts ?? []).some((a) => a.trim() !== "");
 	if (!said) throw new Refused(emptyRequestReason(input.type), input.type === "query" ? "question" : "task");
 }
@@ -75,7 +79,7 @@ export async function sendRequest(router: Router, input: SendInput): Promise<Sen
 			await refreshIndex(router, { thorough: true });
 			parent = parentOf(router.index, traceId ?? "", input.from, parentId);
 		}
-		if (parent === "missing") throw new Refused(`no request with message_id "${parentId ?? ""}" was delivered to ${input.from}: give the id of a request ${input.from} is handling, or leave it out`, "parent_id");
+		if (parent === "missing") throw new Refused(missingParentReason(parentId ?? "", input.from), "parent_id");
 		if (parent) {
 			traceId ??= parent.traceId;
 			parentId ??= parent.messageId;

@@ -69,6 +69,11 @@ export function deliveredCopy(index: MessageIndex, messageId: string | undefined
 
 const byDeliveryDesc = (a: IndexEntry, b: IndexEntry): number => ((a.deliveredAt ?? "") < (b.deliveredAt ?? "") ? 1 : -1);
 
+/** A parent_id that names no request delivered to the sender (the router's and `a2a send`'s words). */
+export function missingParentReason(parentId: string, sender: string): string {
+	return `parent_id "${parentId}" names no request delivered to ${sender}: give the message_id of the request ${sender} is handling, or leave parent_id out`;
+}
+
 /**
  * The request a new request continues (rule 6): the one its `parent_id` names, else the latest
  * request of the trace that waits in the sender's inbox; undefined for a request at the top of a
@@ -142,7 +147,7 @@ function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNot
 	if (existing) return { action: "duplicate", raw, existing };
 	const parent = parentOf(ctx.index, env.trace_id, env.source_group, env.parent_id);
 	if (parent === "missing") {
-		return reject("INVALID_MESSAGE", `parent_id "${env.parent_id ?? ""}" names no request delivered to ${env.source_group}: give the message_id of the request ${env.source_group} is handling, or leave parent_id out`, raw);
+		return reject("INVALID_MESSAGE", missingParentReason(env.parent_id ?? "", env.source_group), raw);
 	}
 	if (parent && parent.traceId !== env.trace_id) {
 		return reject("INVALID_MESSAGE", `parent_id names a request of trace ${parent.traceId ?? "?"}; a request continues the trace of its parent (trace_id ${parent.traceId ?? "?"})`, raw);

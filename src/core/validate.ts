@@ -91,6 +91,11 @@ const RESPONSE: Record<string, Check> = {
 	late: (v) => (typeof v === "boolean" ? null : `must be true or false, got ${describeValue(v)}`),
 };
 
+/** What rule 3 says is wrong with one field of a request (a writer checking its input field by field), or null. */
+export function requestFieldProblem(field: keyof typeof REQUEST, value: unknown): string | null {
+	return REQUEST[field](value);
+}
+
 const REQUIRED = {
 	request: ["trace_id", "hop_count", "source_group", "target_group", "request_type"],
 	response: ["trace_id", "source_group", "status"],

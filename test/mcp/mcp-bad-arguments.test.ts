@@ -55,7 +55,7 @@ describe("a2a mcp: bad arguments and impossible actions are refused, and nothing
 			[a, "send_request", { to: FRONTEND, type: "query" }, /write the question, or give a context or an artifact/],
 			[a, "send_request", { to: FRONTEND, type: "query", question: BIG }, /question: too long: at most 60000 characters/],
 			[a, "send_request", { to: FRONTEND, type: "query", question: "q", trace_id: "../x" }, /trace_id: must be a UUID/],
-			[a, "send_request", { to: FRONTEND, type: "query", question: "q", parent_id: "no-such-request" }, /parent_id: no request with message_id "no-such-request" was delivered to 10-backend-group/],
+			[a, "send_request", { to: FRONTEND, type: "query", question: "q", parent_id: "no-such-request" }, /parent_id: parent_id "no-such-request" names no request delivered to 10-backend-group/],
 			[a, "send_request", { to: DEVOPS, type: "query", question: "q", parent_id: deep }, /MAX_HOPS_EXCEEDED.*hop_count is 5/],
 			[b, "send_request", { to: BACKEND, type: "query", question: "q", parent_id: pending }, /CYCLE_DETECTED.*10-backend-group is already on this request's chain/],
 			// The range of timeout_seconds is the router's rule (src/core/validate.ts), in its words.
