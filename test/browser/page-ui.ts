@@ -14,6 +14,10 @@ export interface UiPageApi {
 	converse(requestPath: string): Promise<number>;
 	/** A delivered request in a group's inbox (the first one), or null. */
 	deliveredRequest(): string | null;
+	/** The path of the first dead letter with that error code, or null. */
+	deadLetterWith(code: string): string | null;
+	/** What the trace view shows: the diagram's text, and per message its state, marks and error. */
+	traceShown(): { diagram: string; rows: { state: string; marks: string[]; error: string }[] };
 	/** Opens the note and runs Show trace; resolves when the diagram is drawn. */
 	showTrace(path: string): Promise<{ svg: boolean; rows: number; text: string }>;
 	/** Tells the views the theme changed (Obsidian's css-change); resolves when redrawn. */
@@ -88,6 +92,25 @@ window.a2aUi = {
 	deliveredRequest() {
 		const files = host().fakeApp.vault.getFiles().map((f) => f.path);
 		return files.find((p) => /^A2A\/groups\/[^/]+\/inbox\//.test(p) && !p.includes("error")) ?? null;
+	},
+	deadLetterWith(code) {
+		const files = host().fakeApp.vault.getFiles().map((f) => f.path);
+		return files.find((p) => p.startsWith("A2A/dead-letter/") && fm(p).error_code === code) ?? null;
+	},
+	traceShown() {
+		const el = traceContent();
+		return {
+			// Mermaid draws a wrapped text as one element (text or tspan) per line: lines are joined by a space.
+			diagram: Array.from(el?.querySelectorAll(".mermaid svg text") ?? [])
+				.map((t) => (t.querySelector("tspan") ? Array.from(t.querySelectorAll("tspan")).map((span) => span.textContent ?? "").join(" ") : (t.textContent ?? "")))
+				.join(" ")
+				.replace(/\s+/g, " "),
+			rows: Array.from(el?.querySelectorAll(".a2a-trace-row") ?? []).map((row) => ({
+				state: row.querySelector(".a2a-state")?.textContent ?? "",
+				marks: Array.from(row.querySelectorAll(".a2a-mark")).map((m) => m.textContent ?? ""),
+				error: row.querySelector(".a2a-trace-error")?.textContent ?? "",
+			})),
+		};
 	},
 	async showTrace(path) {
 		await host().setActiveFile(host().file(path));
