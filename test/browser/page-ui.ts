@@ -29,7 +29,7 @@ export interface UiPageApi {
 	/** Right-clicks the first routing decision's link; returns the menu's titles. */
 	openRowMenu(): string[];
 	closeMenu(): void;
-	/** The smallest height, in px, of every tap target of the sidebar (visible links, buttons, fields). */
+	/** The smallest side (width or height), in px, of every tap target of the sidebar and the trace view (visible links, buttons, fields, chips). */
 	tapTargets(): { min: number; count: number; smallest: string[] };
 }
 
@@ -147,14 +147,19 @@ window.a2aUi = {
 		shownMenu()?.hide();
 	},
 	tapTargets() {
-		const view = document.querySelector(".a2a-status-view");
-		const targets = Array.from(view?.querySelectorAll<HTMLElement>("a.a2a-note-link, button, select, input, summary") ?? []).filter((el) => el.getClientRects().length > 0);
-		const sized = targets.map((el) => ({ el, h: el.getBoundingClientRect().height }));
-		sized.sort((a, b) => a.h - b.h);
+		const views = Array.from(document.querySelectorAll(".a2a-status-view, .a2a-trace-view"));
+		const targets = views.flatMap((view) => Array.from(view.querySelectorAll<HTMLElement>("a.a2a-note-link, button, select, input, summary, [role='button']"))).filter((el) => el.getClientRects().length > 0);
+		// Each target's smaller side: its height, and its width too (an icon button, a chip, a short
+		// link); a row as wide as the view passes on width.
+		const sized = targets.map((el) => {
+			const r = el.getBoundingClientRect();
+			return { el, side: Math.min(r.height, r.width), size: `${r.width.toFixed(1)}×${r.height.toFixed(1)}px` };
+		});
+		sized.sort((a, b) => a.side - b.side);
 		return {
-			min: sized[0]?.h ?? 0,
+			min: sized[0]?.side ?? 0,
 			count: sized.length,
-			smallest: sized.slice(0, 3).map(({ el, h }) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} ${h.toFixed(1)}px`),
+			smallest: sized.slice(0, 5).map(({ el, size }) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} "${(el.textContent ?? "").trim().slice(0, 20)}" ${size}`),
 		};
 	},
 };
