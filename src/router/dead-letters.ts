@@ -1,4 +1,4 @@
-import { candidateNames, firstCandidateNames } from "../core/file-names";
+import { candidateNames } from "../core/file-names";
 import { YamlError } from "../core/frontmatter";
 import { uuidFromText } from "../core/hash";
 import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
@@ -11,7 +11,7 @@ import type { RoutingDecision } from "../core/decision";
 import { traceOf } from "../core/routing";
 import { OVERSIZE_SUFFIX, oversizeDeadLetterText, quarantineText, stampDead, stampNoteText } from "../core/stamps";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
-import type { ReadFile } from "./vault-port";
+import type { ReadFile, VaultPort } from "./vault-port";
 
 // Rules 3 to 6 and 9: a rejected note goes to the dead-letter folder, stamped dead (or, when its
 // YAML cannot be edited or it was never parsed, quarantined: the router's block above the original,
@@ -33,6 +33,15 @@ export function messageIdOf(note: QueuedNote, raw: RawMessage | undefined): stri
  */
 function contentKey(read: ReadFile): string {
 	return read.text.length <= MAX_NOTE_BYTES ? read.text : `${read.text.slice(0, HEAD_CHARS)}\n${read.info.size}\n${read.info.mtime}`;
+}
+
+/**
+ * Where a note of this name and id lands in `folder` if moved there now: the first of its names
+ * free there, as `transfer` takes it. A response written before the move links the note by it.
+ */
+export async function freePathIn(port: Pick<VaultPort, "stat">, folder: string, fileName: string, messageId: string, ending?: string): Promise<string> {
+	for (const name of candidateNames(fileName, messageId, ending)) if ((await port.stat(joinPath(folder, name))) === null) return joinPath(folder, name);
+	return joinPath(folder, fileName);
 }
 
 export class DeadLetters {
@@ -60,7 +69,7 @@ export class DeadLetters {
 		const sender = note.group;
 		if (router.layout.hasGroup(sender)) {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
-			const deadLetterPath = joinPath(folder, firstCandidateNames(basename(note.path), id, 1, `.md${OVERSIZE_SUFFIX}`)[0]);
+			const deadLetterPath = await freePathIn(router.port, folder, basename(note.path), id, `.md${OVERSIZE_SUFFIX}`);
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code: "INVALID_MESSAGE", reason, deadLetterPath, occasion: contentKey(note.read), now: at });
 		}
 		await router.port.ensureFolder(folder);
@@ -101,9 +110,9 @@ export class DeadLetters {
 		const now = router.now();
 		// The sender is the group whose outbox held the note, whatever the note claims.
 		const sender = note.group;
-		const deadLetterPath = joinPath(router.layout.deadLetterFolder, basename(note.path));
 		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
 		if (notify && router.layout.hasGroup(sender)) {
+			const deadLetterPath = await freePathIn(router.port, router.layout.deadLetterFolder, basename(note.path), id);
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: contentKey(note.read), now });
 		}
