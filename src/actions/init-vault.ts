@@ -1,7 +1,7 @@
 import { EXAMPLE_REGISTRY } from "../core/example-registry";
 import { VaultLayout } from "../core/layout";
 import { basename } from "../core/paths";
-import { describeRegistryError, emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
+import { emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
 import type { Registry } from "../core/registry";
 import { mergePropertyTypes } from "../core/property-types";
 import { setupBases, setupFolders } from "../core/vault-setup";
@@ -74,20 +74,4 @@ export async function initVault(vault: Pick<ActionVault, "create" | "read" | "is
 	if (types?.ok && types.added.length > 0) await options.propertyTypes?.write(types.text);
 	const propertyTypes = types?.ok ? types.added : [];
 	return { registryPath, registryCreated, folders, bases, registry, layout, propertyTypes, ...(types && !types.ok ? { propertyTypesProblem: types.problem } : {}) };
-}
-
-/** What the plugin's notice says: what was made, how many groups, the registry's problems. */
-export function describeInit(result: InitResult): string {
-	const root = result.layout.root;
-	const groups = result.layout.groupIds().length;
-	const made: string[] = [];
-	if (result.registryCreated) made.push(basename(result.registryPath));
-	if (result.folders.length > 0) made.push(`${result.folders.length} ${result.folders.length === 1 ? "folder" : "folders"}`);
-	if (result.bases.length > 0) made.push(`${result.bases.length} ${result.bases.length === 1 ? "base" : "bases"}`);
-	if (result.propertyTypes.length > 0) made.push(`${result.propertyTypes.length} ${result.propertyTypes.length === 1 ? "property type" : "property types"}`);
-	const typesProblem = result.propertyTypesProblem ? ` Property types not set: ${result.propertyTypesProblem}.` : "";
-	const problems = `${result.registry.errors.length > 0 ? ` The registry has problems: ${result.registry.errors.map(describeRegistryError).join("; ")}` : ""}${typesProblem}`;
-	if (made.length === 0) return `The A2A vault in ${root} is complete: nothing to create (${groups} groups).${problems}`;
-	const list = made.length === 1 ? made[0] : `${made.slice(0, -1).join(", ")} and ${made[made.length - 1]}`;
-	return `Created ${list} in ${root} (${groups} groups).${problems}`;
 }

@@ -1,7 +1,8 @@
 import { Notice } from "obsidian";
 import type { Command } from "obsidian";
-import { describeInit, initVault } from "../actions/init-vault";
+import { initVault } from "../actions/init-vault";
 import { propertyTypesFile } from "../obsidian/property-types-file";
+import { describeInit } from "../ui/init-words";
 import { COMMAND_NAMES } from "../ui/strings";
 import { COMMAND_IDS } from "./command-ids";
 import type { CommandParts } from "./command-parts";

@@ -66,9 +66,7 @@ export const VIEW_TEXT = {
 	twoRouters: "Two devices may both be routing: a sync conflict copy of the router lease exists, or the lease keeps changing hands. Set Route on this device to never on one of them.",
 	flow: (inFlight: number, overdue: number, dead: number) => `${inFlight} in flight · ${overdue} overdue · ${dead} dead`,
 	dragHint: "Drag into a note to link it",
-	openSettings: "Open settings",
-	agentMessages: "Agent messages",
-	agentsPerStatus: "Agents per status",
+	openSettings: "Open settings", agentMessages: "Agent messages", agentsPerStatus: "Agents per status",
 	agentCount: (n: number) => `${n} ${n === 1 ? "agent" : "agents"}`,
 	statusCount: (status: string, n: number) => `${status} ${n}`,
 	staleCount: (n: number) => `stale ${n}`,
@@ -76,13 +74,11 @@ export const VIEW_TEXT = {
 	byGroup: "By group", byStatus: "By status", noGroup: "No group",
 	queueColumns: { group: "Group", inbox: "Inbox", outbox: "Outbox", inFlight: "In flight", overdue: "Overdue" },
 	noErrorCode: "no error code",
-	stale: "Stale",
-	latestFinding: "Latest finding: ",
+	stale: "Stale", latestFinding: "Latest finding: ", noProgress: "No progress reported",
 	agentError: (error: string) => `Error: ${error}`,
 	agentWarnings: (warnings: readonly string[]) => `Warning: ${warnings.join("; ")}`,
 	progressOf: (name: string) => `Progress of ${name}`,
 	percent: (n: number) => `${n} percent`,
-	noProgress: "No progress reported",
 	result: (result: string) => `Result: ${result}`,
 	sections: (passed: number, failed: number, first: boolean) => `${first ? "Sections" : "sections"} ${passed} passed, ${failed} failed`,
 } as const;
@@ -108,7 +104,6 @@ export const NOTICE_TEXT = {
 	timedOut: " timed out: ",
 	burst: (n: number) => `${n} messages were rejected or timed out. Latest: `,
 	traceExported: "Trace written: ",
-	basesWritten: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`,
 	composeNeedsGroups: "Compose needs groups to send between: create the registry first (Create registry and group folders), or add groups in the settings.",
 	composeNeedsTwoGroups: "Compose needs at least two groups with folders. Add groups in the settings, then run Create registry and group folders to make their folders.",
 	noTrace: "This note has no trace_id: there is no conversation to show.",
@@ -268,6 +263,16 @@ export const FORM_TEXT = {
 		title: "Append finding", submit: "Append", action: "Action", actionPlaceholder: "Schema designed", context: "Context", data: "Data", decisions: "Decisions", nextSteps: "Next steps",
 		summary: (agent: string) => `A finding for ${agent}, stamped with the current time.`,
 	},
+} as const;
+
+/** What Create registry and group folders made (its notice). */
+export const INIT_TEXT = {
+	made: { folders: (n: number) => `${n} ${n === 1 ? "folder" : "folders"}`, bases: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`, types: (n: number) => `${n} ${n === 1 ? "property type" : "property types"}` },
+	list: (items: readonly string[]) => (items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
+	created: (list: string, root: string, groups: number) => `Created ${list} in ${root} (${groups} groups).`,
+	complete: (root: string, groups: number) => `The A2A vault in ${root} is complete: nothing to create (${groups} groups).`,
+	registryProblems: (problems: string) => ` The registry has problems: ${problems}`,
+	typesNotSet: (why: string) => ` Property types not set: ${why}.`,
 } as const;
 
 /** What a routing pass the user started did (Route now). */
