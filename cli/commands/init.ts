@@ -5,7 +5,7 @@ import type { ConfigFile } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
 import { describeRegistryError } from "../../src/core/registry";
 import type { ParsedArgs } from "../args";
-import { readPluginSettings } from "../plugin-settings";
+import { CONFIG_FOLDER, readPluginSettings } from "../plugin-settings";
 import { createVaultFolderIfMissing, openSession } from "../session";
 import type { Session } from "../session";
 
@@ -20,9 +20,6 @@ leaving every type already there as it is. Never overwrites anything that exists
 --registry-note  writes the registry as the note <root>/registry.md (its frontmatter) instead of
                  registry.yaml: every sync service carries a note, while Obsidian Sync carries a
                  .yaml file only with "Sync other file types" on.`;
-
-/** Obsidian's config folder as a vault has it unless a device overrides it. */
-const CONFIG_FOLDER = ".obsidian";
 
 /**
  * types.json of the vault's config folder, or null when the vault has none (a folder Obsidian never
