@@ -7,10 +7,13 @@ import type { RelaySettings } from "../src/settings";
 // plugin's own normalizeSettings (same defaults, same limits), so `a2a status` sees the same agent
 // folders and stale limit as the sidebar.
 
+/** Obsidian's config folder in a vault, unless a device names another (the CLI cannot know that). */
+export const CONFIG_FOLDER = ".obsidian";
+
 export async function readPluginSettings(vaultDir: string): Promise<RelaySettings> {
 	let data: unknown = {};
 	try {
-		data = JSON.parse(await fs.readFile(path.join(vaultDir, ".obsidian", "plugins", "a2a-relay", "data.json"), "utf8"));
+		data = JSON.parse(await fs.readFile(path.join(vaultDir, CONFIG_FOLDER, "plugins", "a2a-relay", "data.json"), "utf8"));
 	} catch {
 		// No plugin settings in this vault (or unreadable ones): the defaults apply.
 	}

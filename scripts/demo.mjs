@@ -8,7 +8,8 @@
 //   --vault DIR play in another copy of the demo vault (the browser test's screenshots do)
 //   --no-build  use the built main.js and dist/cli.cjs as they are, install nothing into the vault
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { refreshShippedAgentTimes } from "./demo-times.mjs";
@@ -128,15 +129,37 @@ reply(query.message_id, "Mandatory: name (max 100 chars), email (valid), passwor
 route();
 agent("backend-orchestrator", "status=running", "progress_percent=35", "last_action=Designing the users table");
 
-say("A task: devops asks the backend for a migration plan, and the backend delegates part of it on the same trace");
+say("A task: devops asks the backend for a migration plan; the backend delegates part of it and asks security, all on one trace");
 const task = send("30-devops-group", "10-backend-group", "task", "Provide the database migration plan for the registration release");
 route();
 const delegated = send("10-backend-group", "20-frontend-group", "task", "List the form changes the migration must support", ["--trace", task.trace_id, "--context", "Delegated from devops' migration task"]);
 route();
 detail(`the delegated request is hop ${delegated.hop_count} of trace ${task.trace_id}`);
+
+say("A cycle: the frontend, still holding the backend's request, asks devops, which waits on this very chain");
+// Written by hand, as an agent may write its own note (a hidden file, then renamed): a2a send would
+// refuse it before the router sees it.
+const outbox = path.join(vault, "A2A", "groups", "20-frontend-group", "outbox");
+const cycle = { id: randomUUID(), file: path.join(outbox, "ask-devops-staging.md") };
+created.ids.push(cycle.id);
+writeFileSync(
+	path.join(outbox, ".ask-devops-staging.md.tmp"),
+	`---\nmessage_id: ${cycle.id}\ntrace_id: ${task.trace_id}\nhop_count: 2\nsource_group: 20-frontend-group\ntarget_group: 30-devops-group\nrequest_type: query\ncreated: ${new Date().toISOString()}\n---\n\n## Question\n\nCan devops confirm the staging database is migrated?\n`,
+);
+renameSync(path.join(outbox, ".ask-devops-staging.md.tmp"), cycle.file);
+detail(`wrote ${path.relative(vault, cycle.file).split(path.sep).join("/")}`);
+route();
 reply(delegated.message_id, "The form adds phone and avatar_url; both nullable.");
 route();
-reply(task.message_id, "Migration 0042 adds users(name, email unique, password_hash, phone null, avatar_url null).", ["--artifact", "skills/10-backend-group/migrations/0042_users.sql"]);
+
+say("A timeout: on the same trace the backend asks security with a 1-second timeout; nobody answers (2 retries, doubling)");
+send("10-backend-group", "40-security-group", "query", "Is storing password hashes with bcrypt cost 12 compliant?", ["--trace", task.trace_id, "--timeout", "1"]);
+route();
+for (let waited = 0; waited < 20000; waited += 1000) {
+	await sleep(1000);
+	if (route().some((d) => d.outcome === "timed_out")) break;
+}
+reply(task.message_id, "Migration 0042 adds users(name, email unique, password_hash, phone null, avatar_url null); the security review timed out.", ["--artifact", "skills/10-backend-group/migrations/0042_users.sql"]);
 route();
 
 say("An artifact: the frontend hands devops the built form bundle");
@@ -146,18 +169,6 @@ detail(`wrote ${artifact.path}`);
 route();
 reply(artifact.message_id, "Bundle received and deployed to staging.");
 route();
-
-say("A cycle: on the migration trace the frontend tries to call devops, which started that trace");
-send("20-frontend-group", "30-devops-group", "query", "Can devops confirm the staging database is migrated?", ["--trace", task.trace_id]);
-route();
-
-say("A timeout: the backend asks security with a 1-second timeout; nobody answers (2 retries, doubling)");
-send("10-backend-group", "40-security-group", "query", "Is storing password hashes with bcrypt cost 12 compliant?", ["--timeout", "1"]);
-route();
-for (let waited = 0; waited < 20000; waited += 1000) {
-	await sleep(1000);
-	if (route().some((d) => d.outcome === "timed_out")) break;
-}
 
 say("The agents finish");
 agent("frontend-orchestrator", "status=completed", "progress_percent=100", "result=warning", "last_action=Form shipped; phone validation pending", "sections_passed=5", "sections_failed=1");

@@ -1,14 +1,16 @@
 import { EXAMPLE_REGISTRY } from "../core/example-registry";
 import { VaultLayout } from "../core/layout";
 import { basename } from "../core/paths";
-import { describeRegistryError, emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
+import { emptyRegistry, parseRegistry, parseRegistryNote } from "../core/registry";
 import type { Registry } from "../core/registry";
+import { mergePropertyTypes } from "../core/property-types";
 import { setupBases, setupFolders } from "../core/vault-setup";
 import type { ActionVault } from "./vault";
 
 // Create registry and group folders (the plugin's command) and `a2a init`: registry.yaml with the example
 // registry when there is none, then every folder of the layout that is missing, then the bases
-// (Messages.base, Agents.base) for Obsidian's Bases plugin. Never overwrites anything.
+// (Messages.base, Agents.base) for Obsidian's Bases plugin, then the types of A2A's properties in
+// the app's config folder (core/property-types.ts). Never overwrites anything.
 
 export interface InitResult {
 	registryPath: string;
@@ -19,6 +21,19 @@ export interface InitResult {
 	bases: string[];
 	registry: Registry;
 	layout: VaultLayout;
+	/** The property names whose types were added to the config folder's types.json. */
+	propertyTypes: string[];
+	/** Why types.json was left alone (it is not the JSON Obsidian writes), when it was. */
+	propertyTypesProblem?: string;
+}
+
+/** A file of the app's config folder, read and written whole (Obsidian's types.json). */
+export interface ConfigFile {
+	/** Its path, for messages. */
+	path: string;
+	/** Its text, or null when there is none. */
+	read(): Promise<string | null>;
+	write(text: string): Promise<void>;
 }
 
 export interface InitOptions {
@@ -27,6 +42,10 @@ export interface InitOptions {
 	 * note, while a .yaml file needs Obsidian Sync's "other file types".
 	 */
 	registryNote?: boolean;
+	/** The extra agent folders of the plugin's settings: Agents.base lists their notes too. */
+	extraAgentFolders?: readonly string[];
+	/** Where the property types go; none, none are set. */
+	propertyTypes?: ConfigFile | null;
 }
 
 /** The example registry as a note: the same mapping in its frontmatter, and why it is a note. */
@@ -50,20 +69,9 @@ export async function initVault(vault: Pick<ActionVault, "create" | "read" | "is
 		folders.push(folder);
 	}
 	const bases: string[] = [];
-	for (const base of setupBases(layout)) if (await vault.create(base.path, base.text)) bases.push(base.path);
-	return { registryPath, registryCreated, folders, bases, registry, layout };
-}
-
-/** What the plugin's notice says: what was made, how many groups, the registry's problems. */
-export function describeInit(result: InitResult): string {
-	const root = result.layout.root;
-	const groups = result.layout.groupIds().length;
-	const made: string[] = [];
-	if (result.registryCreated) made.push(basename(result.registryPath));
-	if (result.folders.length > 0) made.push(`${result.folders.length} ${result.folders.length === 1 ? "folder" : "folders"}`);
-	if (result.bases.length > 0) made.push(`${result.bases.length} ${result.bases.length === 1 ? "base" : "bases"}`);
-	const problems = result.registry.errors.length > 0 ? ` The registry has problems: ${result.registry.errors.map(describeRegistryError).join("; ")}` : "";
-	if (made.length === 0) return `The A2A vault in ${root} is complete: nothing to create (${groups} groups).${problems}`;
-	const list = made.length === 1 ? made[0] : `${made.slice(0, -1).join(", ")} and ${made[made.length - 1]}`;
-	return `Created ${list} in ${root} (${groups} groups).${problems}`;
+	for (const base of setupBases(layout, options.extraAgentFolders)) if (await vault.create(base.path, base.text)) bases.push(base.path);
+	const types = options.propertyTypes ? mergePropertyTypes(await options.propertyTypes.read()) : null;
+	if (types?.ok && types.added.length > 0) await options.propertyTypes?.write(types.text);
+	const propertyTypes = types?.ok ? types.added : [];
+	return { registryPath, registryCreated, folders, bases, registry, layout, propertyTypes, ...(types && !types.ok ? { propertyTypesProblem: types.problem } : {}) };
 }

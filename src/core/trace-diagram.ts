@@ -94,7 +94,9 @@ export function traceMermaid(entries: readonly IndexEntry[], writeTime: TimeWrit
 		const b = ids.get(step.to) as string;
 		const arrow = step.arrow === "lost" ? "-x" : step.arrow === "response" ? "-->>" : "->>";
 		lines.push(`    ${a}${arrow}${b}: ${label(step, writeTime)}`);
-		if (step.arrow === "lost") lines.push(`    Note over ${a},${b}: ${mermaidText(`dead letter: ${step.entry.errorMessage ?? step.entry.errorCode ?? "rejected"}`)}`);
+		// `wrap:` lets Mermaid break the reason into lines as wide as the note, instead of one line
+		// wider than the diagram.
+		if (step.arrow === "lost") lines.push(`    Note over ${a},${b}: wrap:${mermaidText(`dead letter: ${step.entry.errorMessage ?? step.entry.errorCode ?? "rejected"}`)}`);
 		else if (step.marks.includes("timed out")) lines.push(`    Note over ${b}: ${mermaidText("no answer in time")}`);
 	}
 	if (steps.length === 0) lines.push("    Note right of g0: no messages");

@@ -13,15 +13,25 @@ export function setupFolders(layout: VaultLayout): string[] {
 /**
  * The bases for Obsidian's core Bases plugin that init writes beside the registry (never over a
  * file of the same name): every message with its state, groups, type, priority and times, and
- * every agent by status and group. `root` is the A2A root folder.
+ * every agent by status and group, in the agents folder and the extra agent folders of the
+ * plugin's settings (`extraAgentFolders`).
  */
-export function setupBases(layout: VaultLayout): { path: string; text: string }[] {
+export function setupBases(layout: VaultLayout, extraAgentFolders: readonly string[] = []): { path: string; text: string }[] {
 	const root = layout.root;
-	const q = (text: string) => JSON.stringify(text);
+	// A folder's name is data: `file.inFolder("...")` stays one YAML scalar whatever the name holds.
+	const inFolder = (folder: string) => {
+		const expression = `file.inFolder(${JSON.stringify(folder)})`;
+		return /:\s|\s#/.test(expression) ? `'${expression.replace(/'/g, "''")}'` : expression;
+	};
+	const agentFolders = [...new Set([layout.agentsFolder, ...extraAgentFolders])];
+	const inAgentFolders =
+		agentFolders.length === 1
+			? `    - ${inFolder(agentFolders[0])}`
+			: ["    - or:", ...agentFolders.map((folder) => `        - ${inFolder(folder)}`)].join("\n");
 	const messages = `# Every A2A message of this vault (written by A2A Relay's init; edit it freely).
 filters:
   and:
-    - file.inFolder(${q(root)})
+    - ${inFolder(root)}
     - file.hasProperty("trace_id")
 formulas:
   box: file.folder.split("/").slice(-1)[0]
@@ -68,7 +78,7 @@ views:
     name: Dead letters
     filters:
       and:
-        - file.inFolder(${q(layout.deadLetterFolder)})
+        - ${inFolder(layout.deadLetterFolder)}
     order:
       - file.name
       - note.error_code
@@ -105,7 +115,7 @@ views:
 	const agents = `# Every agent note of this vault (written by A2A Relay's init; edit it freely).
 filters:
   and:
-    - file.inFolder(${q(layout.agentsFolder)})
+${inAgentFolders}
     - file.hasProperty("status")
 properties:
   note.status:

@@ -1,6 +1,6 @@
 import type { App, Plugin } from "obsidian";
-import { initVault, describeInit } from "../actions/init-vault";
 import { Notice } from "obsidian";
+import { initVaultInApp } from "../commands/init-vault";
 import { registerCommands } from "../commands/register-commands";
 import { ObsidianActionVault } from "../obsidian/action-vault";
 import { AgentStore } from "../obsidian/agent-store";
@@ -57,7 +57,7 @@ export async function startPlugin(plugin: Plugin): Promise<PluginParts> {
 	const viewActions: ViewActions = {
 		compose: () => openCompose(parts),
 		routeNow: () => void routeNowWithNotice(),
-		initVault: () => void initVault(vault, settings.current.rootFolder).then((result) => new Notice(describeInit(result), 8000)),
+		initVault: () => void initVaultInApp(parts),
 		newAgent: () => new NewAgentModal(app, state, settings, vault).open(),
 		openSettings: () => openSettingsTab(app, plugin.manifest.id),
 		retry: (file) => void openRetry(parts, file),

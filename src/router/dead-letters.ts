@@ -1,16 +1,15 @@
-import { firstCandidateNames } from "../core/file-names";
 import { YamlError } from "../core/frontmatter";
 import { uuidFromText } from "../core/hash";
 import { isAcceptableMessageId, isUuidShaped } from "../core/ids";
 import { readRawMessage } from "../core/message-parse";
 import type { RawMessage } from "../core/message-parse";
-import { basename, joinPath } from "../core/paths";
+import { basename } from "../core/paths";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import type { RoutingDecision } from "../core/decision";
 import { traceOf } from "../core/routing";
 import { OVERSIZE_SUFFIX, oversizeDeadLetterText, quarantineText, stampDead, stampNoteText } from "../core/stamps";
-import { createUnderFreeName, moveUnderFreeName } from "./free-names";
+import { createUnderFreeName, freePathIn, moveUnderFreeName } from "./free-names";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { ReadFile } from "./vault-port";
 
@@ -61,7 +60,7 @@ export class DeadLetters {
 		const sender = note.group;
 		if (router.layout.hasGroup(sender)) {
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
-			const deadLetterPath = joinPath(folder, firstCandidateNames(basename(note.path), id, 1, `.md${OVERSIZE_SUFFIX}`)[0]);
+			const deadLetterPath = await freePathIn(router.port, folder, basename(note.path), id, `.md${OVERSIZE_SUFFIX}`);
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code: "INVALID_MESSAGE", reason, deadLetterPath, occasion: contentKey(note.read), now: at });
 		}
 		await router.port.ensureFolder(folder);
@@ -86,9 +85,9 @@ export class DeadLetters {
 		const now = router.now();
 		// The sender is the group whose outbox held the note, whatever the note claims.
 		const sender = note.group;
-		const deadLetterPath = joinPath(router.layout.deadLetterFolder, basename(note.path));
 		const traceId = traceOf(raw) ?? uuidFromText(`trace\n${id}`);
 		if (notify && router.layout.hasGroup(sender)) {
+			const deadLetterPath = await freePathIn(router.port, router.layout.deadLetterFolder, basename(note.path), id);
 			const target = typeof raw?.fields.target_group === "string" ? raw.fields.target_group : undefined;
 			await router.sendRouterResponse({ kind: "error", deadMessageId: id, traceId, sender, intendedTarget: target, code, reason, deadLetterPath, occasion: contentKey(note.read), now });
 		}

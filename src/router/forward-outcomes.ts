@@ -7,7 +7,7 @@ import { remoteResponse, remoteResponseId } from "../core/remote-answer";
 import type { RemoteAnswer } from "../core/remote-answer";
 import { artifactNames, remoteFileBytes, safeArtifactName } from "../core/remote-files";
 import { stampAnswered, stampDead, stampDeliveredResponse, stampNoteText } from "../core/stamps";
-import { createUnderFreeName } from "./free-names";
+import { createUnderFreeName, freePathIn } from "./free-names";
 import type { PassContext } from "./pass-context";
 
 // How a request to a remote group ends (src/router/forwarder.ts follows it there): the remote's
@@ -43,7 +43,7 @@ export class ForwardOutcomes {
 				intendedTarget: entry.targetGroup,
 				code: "TIMEOUT",
 				reason,
-				deadLetterPath: `${router.layout.deadLetterFolder}/${basename(path)}`,
+				deadLetterPath: await freePathIn(router.port, router.layout.deadLetterFolder, basename(path), id),
 				occasion: "",
 				now,
 			});

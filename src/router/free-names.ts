@@ -29,3 +29,12 @@ export async function moveUnderFreeName(vault: Pick<VaultPort, "move">, from: st
 	}
 	throw new Error(`no free file name for ${fileName} in ${folder}`);
 }
+
+/**
+ * Where a note of this name and id lands in `folder` if moved there now: the first of its names
+ * free there, as `transfer` takes it. A response written before the move links the note by it.
+ */
+export async function freePathIn(port: Pick<VaultPort, "stat">, folder: string, fileName: string, messageId: string, ending?: string): Promise<string> {
+	for (const name of candidateNames(fileName, messageId, ending)) if ((await port.stat(joinPath(folder, name))) === null) return joinPath(folder, name);
+	return joinPath(folder, fileName);
+}

@@ -5,6 +5,7 @@ import { basename } from "../core/paths";
 import { answerOf } from "../core/request-outcome";
 import { WRITE_INTO_OUTBOX } from "../core/routing";
 import { isDue, nextDueTime, stampAnswered, stampDead, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
+import { freePathIn } from "./free-names";
 import type { PassContext, PassReport } from "./pass-context";
 
 // The inboxes' side of a pass: rule 8 (retries, then TIMEOUT), the notes that appeared in an inbox
@@ -151,7 +152,7 @@ export class InboxUpkeep {
 				intendedTarget: entry.targetGroup,
 				code: "TIMEOUT",
 				reason: typeof stamped.fields.error_message === "string" ? stamped.fields.error_message : reason,
-				deadLetterPath: `${router.layout.deadLetterFolder}/${basename(entry.path)}`,
+				deadLetterPath: await freePathIn(router.port, router.layout.deadLetterFolder, basename(entry.path), id),
 				occasion: "",
 				now,
 			});

@@ -1,6 +1,6 @@
 import { Menu } from "obsidian";
 import type { Plugin } from "obsidian";
-import { ACTION_NAMES } from "./strings";
+import { ACTION_NAMES, VIEW_TEXT } from "./strings";
 
 // The ribbon button: a menu of what is done most (Compose…, Route now, Open agent status).
 
@@ -11,7 +11,7 @@ export interface RibbonActions {
 }
 
 export function registerRibbonMenu(plugin: Plugin, actions: RibbonActions): void {
-	plugin.addRibbonIcon("radio-tower", "Agent messages", (evt) => {
+	plugin.addRibbonIcon("radio-tower", VIEW_TEXT.agentMessages, (evt) => {
 		const menu = new Menu();
 		menu.addItem((item) => item.setTitle(ACTION_NAMES.compose).setIcon("mail-plus").onClick(() => actions.compose()));
 		menu.addItem((item) => item.setTitle(ACTION_NAMES.routeNow).setIcon("send").onClick(() => actions.routeNow()));

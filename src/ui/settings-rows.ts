@@ -73,20 +73,20 @@ export function dropdownChange(row: DropdownRow, value: unknown): Partial<RelayS
 
 export const SECTIONS: Section[] = [
 	{
-		heading: "Folders",
+		heading: SETTINGS_TEXT.foldersHeading,
 		rows: [
-			{ kind: "custom", key: "rootFolder", name: "Root folder", desc: "The folder that holds the registry, the groups, agents, dead letters and the routing log." },
+			{ kind: "custom", key: "rootFolder", name: SETTINGS_TEXT.rootFolder, desc: SETTINGS_TEXT.rootFolderDesc },
 			{
 				kind: "textarea",
 				key: "extraAgentFolders",
-				name: "Extra agent folders",
-				desc: "More folders whose notes with a status are agents (for example Runs). Separate them with commas or new lines.",
-				placeholder: "Runs",
+				name: SETTINGS_TEXT.extraFolders,
+				desc: SETTINGS_TEXT.extraFoldersDesc,
+				placeholder: SETTINGS_TEXT.placeholders.extraFolders,
 				read: (s) => s.extraAgentFolders.join("\n"),
 				parse: (text) => {
 					const { folders, rejected } = parseFolderList(text);
 					if (rejected.length > 0) {
-						return { ok: false, error: `Not usable as folders: ${rejected.join(", ")}. Use folders inside the vault, without ".." or a leading "/".` };
+						return { ok: false, error: SETTINGS_TEXT.notFolders(rejected) };
 					}
 					return { ok: true, change: { extraAgentFolders: folders } };
 				},
@@ -94,19 +94,19 @@ export const SECTIONS: Section[] = [
 		],
 	},
 	{
-		heading: "Routing",
+		heading: SETTINGS_TEXT.routingHeading,
 		rows: [
-			{ kind: "toggle", key: "autoRoute", name: "Automatic routing", desc: "Route outbox notes as they appear. When off, only the Route now command routes." },
+			{ kind: "toggle", key: "autoRoute", name: SETTINGS_TEXT.autoRoute, desc: SETTINGS_TEXT.autoRouteDesc },
 			{
 				kind: "text",
 				key: "graceSeconds",
-				name: "Grace period for half-written notes",
-				desc: "Seconds a note that does not parse yet may wait for its writer to finish it before it is rejected (0 to 600).",
+				name: SETTINGS_TEXT.grace,
+				desc: SETTINGS_TEXT.graceDesc,
 				placeholder: "5",
 				read: (s) => String(s.graceSeconds),
-				parse: (text, s) => numberChange("graceSeconds", text, s, "Enter a number of seconds from 0 to 600.", false),
+				parse: (text, s) => numberChange("graceSeconds", text, s, SETTINGS_TEXT.graceError, false),
 			},
-			{ kind: "toggle", key: "showNotices", name: "Routing notices", desc: "Show a notice when a message is rejected or times out, or when the registry has errors." },
+			{ kind: "toggle", key: "showNotices", name: SETTINGS_TEXT.notices, desc: SETTINGS_TEXT.noticesDesc },
 			{ kind: "toggle", key: "noticesForAll", name: SETTINGS_TEXT.noticesForAll, desc: SETTINGS_TEXT.noticesForAllDesc },
 		],
 	},
@@ -121,16 +121,16 @@ export const SECTIONS: Section[] = [
 				desc: SETTINGS_TEXT.syncMarginDesc,
 				placeholder: "120",
 				read: (s) => String(s.syncMarginSeconds),
-				parse: (text, s) => numberChange("syncMarginSeconds", text, s, "Enter a number of seconds from 1 to 86400.", false),
+				parse: (text, s) => numberChange("syncMarginSeconds", text, s, SETTINGS_TEXT.syncMarginError, false),
 			},
 			{
 				kind: "text",
 				key: "deviceName",
 				name: SETTINGS_TEXT.deviceName,
 				desc: SETTINGS_TEXT.deviceNameDesc,
-				placeholder: "Obsidian on this desktop",
+				placeholder: SETTINGS_TEXT.placeholders.deviceName,
 				read: (s) => s.deviceName,
-				parse: (text) => (text.length > 80 ? { ok: false, error: "Use at most 80 characters." } : { ok: true, change: { deviceName: text.trim() } }),
+				parse: (text) => (text.length > 80 ? { ok: false, error: SETTINGS_TEXT.deviceNameTooLong } : { ok: true, change: { deviceName: text.trim() } }),
 			},
 		],
 	},
@@ -139,37 +139,37 @@ export const SECTIONS: Section[] = [
 		rows: [{ kind: "custom", key: "groups", name: SETTINGS_TEXT.groupsHeading, desc: "" }],
 	},
 	{
-		heading: "New messages",
+		heading: SETTINGS_TEXT.newMessagesHeading,
 		rows: [
 			{
 				kind: "dropdown",
 				key: "defaultPriority",
-				name: "Default priority",
-				desc: "The priority Compose message starts with.",
+				name: SETTINGS_TEXT.defaultPriority,
+				desc: SETTINGS_TEXT.defaultPriorityDesc,
 				options: Object.fromEntries(PRIORITIES.map((p) => [p, PRIORITY_LABELS[p]])),
 			},
 			{
 				kind: "text",
 				key: "defaultTimeoutSeconds",
-				name: "Default timeout",
-				desc: "Seconds a composed request waits for an answer; 0 leaves the timeout field blank, so the registry's timeout applies.",
+				name: SETTINGS_TEXT.defaultTimeout,
+				desc: SETTINGS_TEXT.defaultTimeoutDesc,
 				placeholder: "0",
 				read: (s) => String(s.defaultTimeoutSeconds),
-				parse: (text, s) => numberChange("defaultTimeoutSeconds", text, s, "Enter a whole number of seconds from 0 to 604800.", true),
+				parse: (text, s) => numberChange("defaultTimeoutSeconds", text, s, SETTINGS_TEXT.defaultTimeoutError, true),
 			},
 		],
 	},
 	{
-		heading: "Agents",
+		heading: SETTINGS_TEXT.agentsHeading,
 		rows: [
 			{
 				kind: "text",
 				key: "staleMinutes",
-				name: "Stale limit",
-				desc: "Minutes without an update after which an active or running agent is shown as stale (0.1 to 10080).",
+				name: SETTINGS_TEXT.staleLimit,
+				desc: SETTINGS_TEXT.staleLimitDesc,
 				placeholder: "5",
 				read: (s) => String(s.staleMinutes),
-				parse: (text, s) => numberChange("staleMinutes", text, s, "Enter a number of minutes from 0.1 to 10080.", false),
+				parse: (text, s) => numberChange("staleMinutes", text, s, SETTINGS_TEXT.staleLimitError, false),
 			},
 		],
 	},

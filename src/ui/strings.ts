@@ -66,6 +66,21 @@ export const VIEW_TEXT = {
 	twoRouters: "Two devices may both be routing: a sync conflict copy of the router lease exists, or the lease keeps changing hands. Set Route on this device to never on one of them.",
 	flow: (inFlight: number, overdue: number, dead: number) => `${inFlight} in flight · ${overdue} overdue · ${dead} dead`,
 	dragHint: "Drag into a note to link it",
+	openSettings: "Open settings", agentMessages: "Agent messages", agentsPerStatus: "Agents per status",
+	agentCount: (n: number) => `${n} ${n === 1 ? "agent" : "agents"}`,
+	statusCount: (status: string, n: number) => `${status} ${n}`,
+	staleCount: (n: number) => `stale ${n}`,
+	inFlightCount: (n: number) => `${n} in flight`, overdueCount: (n: number) => `${n} overdue`, deadCount: (n: number) => `${n} dead`,
+	byGroup: "By group", byStatus: "By status", noGroup: "No group",
+	queueColumns: { group: "Group", inbox: "Inbox", outbox: "Outbox", inFlight: "In flight", overdue: "Overdue" },
+	noErrorCode: "no error code",
+	stale: "Stale", latestFinding: "Latest finding: ", noProgress: "No progress reported",
+	agentError: (error: string) => `Error: ${error}`,
+	agentWarnings: (warnings: readonly string[]) => `Warning: ${warnings.join("; ")}`,
+	progressOf: (name: string) => `Progress of ${name}`,
+	percent: (n: number) => `${n} percent`,
+	result: (result: string) => `Result: ${result}`,
+	sections: (passed: number, failed: number, first: boolean) => `${first ? "Sections" : "sections"} ${passed} passed, ${failed} failed`,
 } as const;
 
 export const STATE_WORDS: Record<string, string> = {
@@ -89,11 +104,12 @@ export const NOTICE_TEXT = {
 	timedOut: " timed out: ",
 	burst: (n: number) => `${n} messages were rejected or timed out. Latest: `,
 	traceExported: "Trace written: ",
-	basesWritten: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`,
 	composeNeedsGroups: "Compose needs groups to send between: create the registry first (Create registry and group folders), or add groups in the settings.",
 	composeNeedsTwoGroups: "Compose needs at least two groups with folders. Add groups in the settings, then run Create registry and group folders to make their folders.",
 	noTrace: "This note has no trace_id: there is no conversation to show.",
 	registrySaved: "Registry saved.",
+	traceExportFailed: (why: string) => `Could not export the trace: ${why}`,
+	findingAdded: (note: string) => `Finding added to ${note}.`,
 } as const;
 
 export const SETTINGS_TEXT = {
@@ -130,6 +146,32 @@ export const SETTINGS_TEXT = {
 	deviceNameDesc: "How this device is named in the router lease note (empty for the default).",
 	noticesForAll: "Notices for every message",
 	noticesForAllDesc: "Off: only messages composed, answered, forwarded or retried in this app notify when rejected or timed out.",
+	registryChanging: "The registry kept changing while it was being saved; try again.",
+	foldersHeading: "Folders", routingHeading: "Routing", newMessagesHeading: "New messages", agentsHeading: "Agents",
+	rootFolder: "Root folder",
+	rootFolderDesc: "The folder that holds the registry, the groups, agents, dead letters and the routing log.",
+	rootInvalid: 'Enter a folder inside the vault: not empty, no leading "/", no ".." and no folder starting with a dot.',
+	extraFolders: "Extra agent folders",
+	extraFoldersDesc: "More folders whose notes with a status are agents (for example Runs). Separate them with commas or new lines.",
+	notFolders: (rejected: readonly string[]) => `Not usable as folders: ${rejected.join(", ")}. Use folders inside the vault, without ".." or a leading "/".`,
+	autoRoute: "Automatic routing",
+	autoRouteDesc: "Route outbox notes as they appear. When off, only the Route now command routes.",
+	grace: "Grace period for half-written notes",
+	graceDesc: "Seconds a note that does not parse yet may wait for its writer to finish it before it is rejected (0 to 600).",
+	graceError: "Enter a number of seconds from 0 to 600.",
+	notices: "Routing notices",
+	noticesDesc: "Show a notice when a message is rejected or times out, or when the registry has errors.",
+	syncMarginError: "Enter a number of seconds from 1 to 86400.",
+	placeholders: { root: "A2A", extraFolders: "Runs", deviceName: "Obsidian on this desktop" },
+	deviceNameTooLong: "Use at most 80 characters.",
+	defaultPriority: "Default priority",
+	defaultPriorityDesc: "The priority Compose message starts with.",
+	defaultTimeout: "Default timeout",
+	defaultTimeoutDesc: "Seconds a composed request waits for an answer; 0 leaves the timeout field blank, so the registry's timeout applies.",
+	defaultTimeoutError: "Enter a whole number of seconds from 0 to 604800.",
+	staleLimit: "Stale limit",
+	staleLimitDesc: "Minutes without an update after which an active or running agent is shown as stale (0.1 to 10080).",
+	staleLimitError: "Enter a number of minutes from 0.1 to 10080.",
 } as const;
 
 export const HEADER_TEXT = {
@@ -145,6 +187,8 @@ export const HEADER_TEXT = {
 /** The forms: titles, field names, descriptions, placeholders and buttons. */
 export const FORM_TEXT = {
 	cancel: "Cancel",
+	couldNotFinish: (why: string) => `Could not finish: ${why}`,
+	wholeNumber: "Enter a whole number.",
 	compose: {
 		title: "Compose message",
 		submit: "Send",
@@ -171,7 +215,10 @@ export const FORM_TEXT = {
 		added: "Artifacts added",
 		remove: "Remove",
 	},
-	reply: { title: "Reply to message", submit: "Send reply", status: "Status", answer: "Answer", answerDesc: "With status error, this is the error message." },
+	reply: {
+		title: "Reply to message", submit: "Send reply", status: "Status", answer: "Answer", answerDesc: "With status error, this is the error message.",
+		summary: (group: string, requester: string | undefined, type: string | undefined, trace: string | undefined) => `${group} answers ${requester ?? "the requester"} (${type ?? "request"}, trace ${trace ?? "unknown"}).`,
+	},
 	forward: {
 		title: "Forward message",
 		submit: "Forward",
@@ -180,8 +227,20 @@ export const FORM_TEXT = {
 		toPlaceholder: "Target group",
 		note: "Note",
 		noteDesc: "Why you forward it; added to the payload as forward note.",
+		summary: (group: string, type: string, from: string, hop: number, trace: string) => `${group} delegates this ${type} from ${from} (hop ${hop} of trace ${trace}).`,
+		wouldReject: (code: string) => `The router would reject this forward: ${code}`,
+		anywayHint: "Send again to write it anyway, or press Escape to cancel.",
 	},
-	retry: { title: "Retry dead letter", submit: "Retry" },
+	retry: {
+		title: "Retry dead letter",
+		submit: "Retry",
+		why: (code: string | undefined) => `Why it died: ${code ?? "no error code recorded"}`,
+		quarantined: "The router could not read this note and kept its original text below its own block; a retry restores the original text.",
+		summary: (sender: string, retry: number) => `A retry puts it back into the outbox of ${sender || "its sender"} with the same message_id (retry ${retry}).`,
+		correctFirst: "Correct the fields below first.",
+		none: "(none)",
+		was: (key: string, value: string) => `${key}; was ${value === "" ? "missing" : `"${value}"`}`,
+	},
 	newAgent: {
 		title: "Create agent note",
 		submit: "Create",
@@ -193,9 +252,27 @@ export const FORM_TEXT = {
 		group: "Group",
 		groupPlaceholder: "Group id",
 		objective: "Objective",
+		exists: (name: string) => `An agent named ${name} exists already.`,
 	},
-	status: { title: "Set agent status", submit: "Update", status: "New status", progress: "Progress (%)", lastAction: "Last action", lastActionPlaceholder: "What the agent just did" },
-	finding: { title: "Append finding", submit: "Append", action: "Action", actionPlaceholder: "Schema designed", context: "Context", data: "Data", decisions: "Decisions", nextSteps: "Next steps" },
+	status: {
+		title: "Set agent status", submit: "Update", status: "New status", progress: "Progress (%)", lastAction: "Last action", lastActionPlaceholder: "What the agent just did",
+		summary: (name: string, status: string) => `${name} is ${status}.`,
+		sameStatus: (label: string) => `${label} (progress update)`,
+	},
+	finding: {
+		title: "Append finding", submit: "Append", action: "Action", actionPlaceholder: "Schema designed", context: "Context", data: "Data", decisions: "Decisions", nextSteps: "Next steps",
+		summary: (agent: string) => `A finding for ${agent}, stamped with the current time.`,
+	},
+} as const;
+
+/** What Create registry and group folders made (its notice). */
+export const INIT_TEXT = {
+	made: { folders: (n: number) => `${n} ${n === 1 ? "folder" : "folders"}`, bases: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`, types: (n: number) => `${n} ${n === 1 ? "property type" : "property types"}` },
+	list: (items: readonly string[]) => (items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
+	created: (list: string, root: string, groups: number) => `Created ${list} in ${root} (${groups} groups).`,
+	complete: (root: string, groups: number) => `The A2A vault in ${root} is complete: nothing to create (${groups} groups).`,
+	registryProblems: (problems: string) => ` The registry has problems: ${problems}`,
+	typesNotSet: (why: string) => ` Property types not set: ${why}.`,
 } as const;
 
 /** What a routing pass the user started did (Route now). */

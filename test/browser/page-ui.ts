@@ -14,6 +14,10 @@ export interface UiPageApi {
 	converse(requestPath: string): Promise<number>;
 	/** A delivered request in a group's inbox (the first one), or null. */
 	deliveredRequest(): string | null;
+	/** The path of the first dead letter with that error code, or null. */
+	deadLetterWith(code: string): string | null;
+	/** What the trace view shows: the diagram's text, and per message its state, marks and error. */
+	traceShown(): { diagram: string; rows: { state: string; marks: string[]; error: string }[] };
 	/** Opens the note and runs Show trace; resolves when the diagram is drawn. */
 	showTrace(path: string): Promise<{ svg: boolean; rows: number; text: string }>;
 	/** Tells the views the theme changed (Obsidian's css-change); resolves when redrawn. */
@@ -25,7 +29,7 @@ export interface UiPageApi {
 	/** Right-clicks the first routing decision's link; returns the menu's titles. */
 	openRowMenu(): string[];
 	closeMenu(): void;
-	/** The smallest height, in px, of every tap target of the sidebar (visible links, buttons, fields). */
+	/** The smallest side (width or height), in px, of every tap target of the sidebar and the trace view (visible links, buttons, fields, chips). */
 	tapTargets(): { min: number; count: number; smallest: string[] };
 }
 
@@ -89,6 +93,25 @@ window.a2aUi = {
 		const files = host().fakeApp.vault.getFiles().map((f) => f.path);
 		return files.find((p) => /^A2A\/groups\/[^/]+\/inbox\//.test(p) && !p.includes("error")) ?? null;
 	},
+	deadLetterWith(code) {
+		const files = host().fakeApp.vault.getFiles().map((f) => f.path);
+		return files.find((p) => p.startsWith("A2A/dead-letter/") && fm(p).error_code === code) ?? null;
+	},
+	traceShown() {
+		const el = traceContent();
+		return {
+			// Mermaid draws a wrapped text as one element (text or tspan) per line: lines are joined by a space.
+			diagram: Array.from(el?.querySelectorAll(".mermaid svg text") ?? [])
+				.map((t) => (t.querySelector("tspan") ? Array.from(t.querySelectorAll("tspan")).map((span) => span.textContent ?? "").join(" ") : (t.textContent ?? "")))
+				.join(" ")
+				.replace(/\s+/g, " "),
+			rows: Array.from(el?.querySelectorAll(".a2a-trace-row") ?? []).map((row) => ({
+				state: row.querySelector(".a2a-state")?.textContent ?? "",
+				marks: Array.from(row.querySelectorAll(".a2a-mark")).map((m) => m.textContent ?? ""),
+				error: row.querySelector(".a2a-trace-error")?.textContent ?? "",
+			})),
+		};
+	},
 	async showTrace(path) {
 		await host().setActiveFile(host().file(path));
 		host().executeCommand("a2a-relay:show-trace");
@@ -124,14 +147,19 @@ window.a2aUi = {
 		shownMenu()?.hide();
 	},
 	tapTargets() {
-		const view = document.querySelector(".a2a-status-view");
-		const targets = Array.from(view?.querySelectorAll<HTMLElement>("a.a2a-note-link, button, select, input, summary") ?? []).filter((el) => el.getClientRects().length > 0);
-		const sized = targets.map((el) => ({ el, h: el.getBoundingClientRect().height }));
-		sized.sort((a, b) => a.h - b.h);
+		const views = Array.from(document.querySelectorAll(".a2a-status-view, .a2a-trace-view"));
+		const targets = views.flatMap((view) => Array.from(view.querySelectorAll<HTMLElement>("a.a2a-note-link, button, select, input, summary, [role='button']"))).filter((el) => el.getClientRects().length > 0);
+		// Each target's smaller side: its height, and its width too (an icon button, a chip, a short
+		// link); a row as wide as the view passes on width.
+		const sized = targets.map((el) => {
+			const r = el.getBoundingClientRect();
+			return { el, side: Math.min(r.height, r.width), size: `${r.width.toFixed(1)}×${r.height.toFixed(1)}px` };
+		});
+		sized.sort((a, b) => a.side - b.side);
 		return {
-			min: sized[0]?.h ?? 0,
+			min: sized[0]?.side ?? 0,
 			count: sized.length,
-			smallest: sized.slice(0, 3).map(({ el, h }) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} ${h.toFixed(1)}px`),
+			smallest: sized.slice(0, 5).map(({ el, size }) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} "${(el.textContent ?? "").trim().slice(0, 20)}" ${size}`),
 		};
 	},
 };

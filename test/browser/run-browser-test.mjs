@@ -7,7 +7,8 @@
 //     its pictures are test-results/fixture-{light,dark,phone}.png;
 //   - the demo vault after `npm run demo` (played into a temporary copy by scripts/demo.mjs): what
 //     a newcomer sees, checked for test strings and for the one agent stale on purpose, and shown in
-//     test-results/agent-status-{light,dark}.png.
+//     test-results/agent-status-{light,dark}.png; the trace of its migration conversation (a cycle
+//     rejected, a request timed out after its retries) in test-results/trace-demo-{light,dark}.png.
 //
 // Usage: node test/browser/run-browser-test.mjs [--update-docs]
 //   (builds main.js and dist/cli.cjs first when missing or older than the sources). Writes only
@@ -631,13 +632,42 @@ try {
 	});
 
 	await themeChecks(demoPage, "demo vault", "agent-status");
+
+	// The demo's migration trace: a delegation, a cycle the router rejects, a request that times out
+	// after its retries, and the answers. Its picture is the README's trace picture.
+	const cycle = await demoPage.evaluate(() => window.a2aUi.deadLetterWith("CYCLE_DETECTED"));
+	for (const theme of ["light", "dark"]) {
+		await check(`demo vault: Show trace on the rejected cycle draws its conversation with the rejection, the retries and the timeout marked, ${theme} theme (screenshot test-results/trace-demo-${theme}.png)`, async () => {
+			assert(cycle, "the played demo vault has no dead letter with CYCLE_DETECTED");
+			await demoPage.setViewportSize({ width: 760, height: 900 });
+			await setTheme(demoPage, theme);
+			if (theme === "light") await demoPage.evaluate((path) => window.a2aUi.showTrace(path), cycle);
+			else await demoPage.evaluate(() => window.a2aUi.themeChanged());
+			const shown = await demoPage.evaluate(() => window.a2aUi.traceShown());
+			for (const words of ["rejected CYCLE_DETECTED", "dead letter: 30-devops-group is already on this request's chain", "timed out", "no answer in time", "attempt 3"]) {
+				assert(shown.diagram.includes(words), `the diagram does not say "${words}":\n${shown.diagram}`);
+			}
+			const rejected = shown.rows.filter((r) => r.state === "dead letter" && r.error.startsWith("CYCLE_DETECTED: "));
+			const timedOut = shown.rows.filter((r) => r.state === "timed out" && r.marks.includes("attempt 3") && r.error.startsWith("TIMEOUT"));
+			assertEqual([rejected.length, timedOut.length], [1, 1], "rows of the rejected cycle and of the timed-out request");
+			assert(shown.rows.length >= 8, `${shown.rows.length} messages in the trace`);
+			const file = join(results, `trace-demo-${theme}.png`);
+			await demoPage.locator('.workspace-leaf-content[data-type="a2a-trace"]').screenshot({ path: file });
+			assert(statSync(file).size > 10_000, "the screenshot is suspiciously small");
+			return `${shown.rows.length} messages`;
+		});
+	}
+	await setTheme(demoPage, "light");
 	await demoPage.close();
 
 	if (UPDATE_DOCS) {
-		await check("docs/images/agent-status-{light,dark}.png updated from the demo vault's screenshots", async () => {
+		await check("docs/images/agent-status-{light,dark}.png and trace-{light,dark}.png updated from the demo vault's screenshots", async () => {
 			assert(tally.failed === 0, `${tally.failed} check(s) failed: the README's pictures are left as they are`);
 			mkdirSync(join(root, "docs", "images"), { recursive: true });
-			for (const theme of ["light", "dark"]) copyFileSync(join(results, `agent-status-${theme}.png`), join(root, "docs", "images", `agent-status-${theme}.png`));
+			for (const theme of ["light", "dark"]) {
+				copyFileSync(join(results, `agent-status-${theme}.png`), join(root, "docs", "images", `agent-status-${theme}.png`));
+				copyFileSync(join(results, `trace-demo-${theme}.png`), join(root, "docs", "images", `trace-${theme}.png`));
+			}
 		});
 	}
 

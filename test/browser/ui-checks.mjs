@@ -71,7 +71,18 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 	}
 	await setTheme("light");
 
-	await check(`phone width (380 px, .is-phone): every tap target of the sidebar is at least ${MIN_TAP_PX} px high (screenshot test-results/agent-status-phone-targets.png)`, async () => {
+	await check(`phone width (380 px, .is-phone): every tap target of the sidebar and the trace is at least ${MIN_TAP_PX} px high and wide (screenshot test-results/agent-status-phone-targets.png)`, async () => {
+		// A note with a one-letter name, rejected: its decision's and its dead letter's links are
+		// narrower than a finger unless the style widens them.
+		await page.evaluate(async () => {
+			await window.a2a.externalWrite("A2A/groups/40-security-group/outbox/q.md", `---\ntrace_id: "f6a7b8c9-d0e1-4234-8f01-678901234567"\nhop_count: 0\nsource_group: "40-security-group"\ntarget_group: "99-nowhere"\nrequest_type: "query"\n---\n## Question\nq?\n`);
+			await window.a2a.settle();
+		});
+		const q = await page.evaluate(() => window.a2a.host.fakeApp.vault.getFiles().map((f) => f.path).find((p) => p === "A2A/dead-letter/q.md") ?? null);
+		assert(q, "q.md is not in the dead-letter folder");
+		await page.evaluate((path) => window.a2aUi.showTrace(path), q);
+		const short = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view a.a2a-note-link, .a2a-trace-view a.a2a-note-link")).filter((a) => /^q(\.md)?$/.test(a.textContent ?? "")).length);
+		assert(short >= 3, `${short} links to q.md in the sidebar and the trace`);
 		await page.setViewportSize({ width: 380, height: 800 });
 		await page.evaluate(() => document.body.classList.add("is-phone"));
 		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
@@ -81,6 +92,6 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 		await page.setViewportSize({ width: 420, height: 900 });
 		assert(targets.count > 10, `only ${targets.count} tap targets measured`);
 		assert(targets.min >= MIN_TAP_PX, `smallest tap targets: ${targets.smallest.join("; ")}`);
-		return `${targets.count} targets, smallest ${targets.min.toFixed(1)} px`;
+		return `${targets.count} targets, smallest ${targets.smallest.slice(0, 2).join("; ")}`;
 	});
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 import { leaseNoteText } from "../../src/core/lease";
+import { PROPERTY_TYPES } from "../../src/core/property-types";
 import { BACKEND, DEVOPS, FRONTEND, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
@@ -22,7 +23,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
+		expect(lastNotice(h)).toBe(`Created registry.yaml, 18 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (5 groups).`);
 		// the relay reads the new registry: composing becomes possible
 		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 5);
 		expect(await h.host.read("A2A/Messages.base")).toContain("name: In flight");
@@ -44,7 +45,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe("Created 8 folders and 2 bases in A2A (2 groups).");
+		expect(lastNotice(h)).toBe(`Created 8 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (2 groups).`);
 	});
 
 	it("names registry problems in its notice", async () => {

@@ -152,3 +152,50 @@ describe("links in notices", () => {
 		expect(await filesIn(h, box(BACKEND, "outbox"))).toEqual([]);
 	});
 });
+
+describe("links in the trace view", () => {
+	it("open each message of the conversation where it is now after the router moved it on, and create nothing", async () => {
+		const ask = requestNote({ from: BACKEND, to: FRONTEND });
+		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: ask.text } });
+		const inboxPath = await onlyFileIn(h, box(FRONTEND, "inbox"));
+		await activate(h, inboxPath);
+		expect(run(h, "show-trace")).toBe(true);
+		await settle(h);
+		const el = (h.host.app.workspace.getLeavesOfType("a2a-trace")[0]?.view as unknown as { contentEl: HTMLElement }).contentEl;
+		await waitFor("the request in the trace", () => el.querySelector(`a.a2a-note-link[data-message-id="${ask.messageId}"]`));
+		// The trace's links as they were drawn while the request sat in the inbox.
+		const drawnBefore = Array.from(el.querySelectorAll<HTMLElement>("a.a2a-note-link")).map((a) => a.cloneNode(true) as HTMLElement);
+		expect(drawnBefore.map((a) => a.getAttribute("data-path"))).toEqual([inboxPath]);
+
+		// Answered: the router archives the request and delivers the response, and the trace follows.
+		await answer(h, inboxPath);
+		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const response = await onlyFileIn(h, box(BACKEND, "inbox"));
+		await waitFor("the response in the trace", () => el.querySelectorAll(".a2a-trace-row").length === 2);
+		expect(await h.host.exists(inboxPath)).toBe(false);
+		// A link drawn before the move, clicked after it (the view had not drawn again yet).
+		const stale = el.createDiv({ cls: "a2a-stale-links" });
+		for (const link of drawnBefore) stale.appendChild(link);
+		const before = vaultFiles(h);
+
+		const links = () => Array.from(el.querySelectorAll<HTMLElement>("a.a2a-note-link"));
+		expect(links().map((a) => a.getAttribute("data-path"))).toEqual([archived, response, inboxPath]);
+		const opened: string[] = [];
+		// Opening a note of the trace draws it again (it follows the active note): each link is
+		// looked up afresh by its place.
+		for (let i = 0; i < 3; i++) {
+			const link = links()[i];
+			const count = h.host.openedFiles.length;
+			link.click();
+			await settle(h);
+			expect(h.host.openedFiles.length, link.textContent ?? "").toBe(count + 1);
+			const target = h.host.openedFiles.at(-1)?.path ?? "";
+			expect(currentPaths(h, link.getAttribute("data-message-id") ?? ""), link.textContent ?? "").toContain(target);
+			expect(vaultFiles(h), `after clicking ${link.textContent}`).toEqual(before);
+			opened.push(target);
+		}
+		expect(opened).toEqual([archived, response, archived]);
+		expect(h.host.openedLinks).toEqual([]);
+		expect(await filesIn(h, box(FRONTEND, "inbox"))).toEqual([]);
+	});
+});

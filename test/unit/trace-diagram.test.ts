@@ -52,7 +52,7 @@ describe("traceMermaid", () => {
 			"    Note over g2: no answer in time",
 			"    g2-->>g1: success · 10:40 · late",
 			"    g0-xg3: task · 10:41 · rejected GROUP_NOT_FOUND",
-			"    Note over g0,g3: dead letter: group 99-nowhere is not in the registry",
+			"    Note over g0,g3: wrap:dead letter: group 99-nowhere is not in the registry",
 		]);
 	});
 

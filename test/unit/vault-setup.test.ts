@@ -31,4 +31,12 @@ describe("the bases a2a init and Create registry and group folders write", () =>
 		const inFlight = bases.get("A2A/Messages.base")?.views.find((v) => v.name === "In flight");
 		expect(inFlight?.filters?.or).toEqual(['state == "delivered"', 'state == "retrying"', 'state == "forwarded"']);
 	});
+
+	it("Agents.base lists the agents folder and the extra agent folders, each name kept whole", () => {
+		const [, agents] = setupBases(layout, ["Runs", "Old: #1 'runs'", "A2A/agents"]);
+		expect((parse(agents.text) as Base).filters).toEqual({
+			and: [{ or: ['file.inFolder("A2A/agents")', 'file.inFolder("Runs")', `file.inFolder("Old: #1 'runs'")`] }, 'file.hasProperty("status")'],
+		});
+		expect((parse(setupBases(layout)[1].text) as Base).filters).toEqual({ and: ['file.inFolder("A2A/agents")', 'file.hasProperty("status")'] });
+	});
 });

@@ -27,9 +27,9 @@ export class AgentStatusModal extends FormModal {
 	}
 
 	protected build(el: HTMLElement): void {
-		el.createEl("p", { cls: "a2a-modal-summary", text: `${this.agent.name} is ${this.agent.status}.` });
+		el.createEl("p", { cls: "a2a-modal-summary", text: FORM_TEXT.status.summary(this.agent.name, this.agent.status) });
 		const choices: Record<string, string> = {};
-		for (const state of this.legal) choices[state] = state === this.agent.status ? `${LIFECYCLE_LABELS[state]} (progress update)` : LIFECYCLE_LABELS[state];
+		for (const state of this.legal) choices[state] = state === this.agent.status ? FORM_TEXT.status.sameStatus(LIFECYCLE_LABELS[state]) : LIFECYCLE_LABELS[state];
 		this.dropdown(el, "status", FORM_TEXT.status.status, choices, { value: this.legal[0] });
 		this.text(el, "progress", FORM_TEXT.status.progress, {
 			value: this.agent.progress !== undefined ? String(this.agent.progress) : "",

@@ -3,7 +3,7 @@ import type { App, TFile } from "obsidian";
 import { planFinding, writeFinding } from "../../actions/append-finding";
 import type { ActionVault } from "../../actions/vault";
 import { FormModal } from "./form";
-import { FORM_TEXT } from "../strings";
+import { FORM_TEXT, NOTICE_TEXT } from "../strings";
 
 // Append finding: the action and the four sections of the standard message structure.
 
@@ -23,7 +23,7 @@ export class FindingModal extends FormModal {
 	}
 
 	protected build(el: HTMLElement): void {
-		el.createEl("p", { cls: "a2a-modal-summary", text: `A finding for ${this.agentName}, stamped with the current time.` });
+		el.createEl("p", { cls: "a2a-modal-summary", text: FORM_TEXT.finding.summary(this.agentName) });
 		this.text(el, "action", FORM_TEXT.finding.action, { placeholder: FORM_TEXT.finding.actionPlaceholder });
 		this.textArea(el, "context", FORM_TEXT.finding.context);
 		this.textArea(el, "data", FORM_TEXT.finding.data);
@@ -45,7 +45,7 @@ export class FindingModal extends FormModal {
 			return false;
 		}
 		await writeFinding(this.vault, this.file.path, planned.finding, Date.now());
-		new Notice(`Finding added to ${this.file.basename}.`);
+		new Notice(NOTICE_TEXT.findingAdded(this.file.basename));
 		return true;
 	}
 }

@@ -139,7 +139,7 @@ export abstract class FormModal extends Modal {
 				if (await this.submit()) this.close();
 			} catch (error) {
 				console.error("A2A Relay:", error);
-				this.setFormError(`Could not finish: ${error instanceof Error ? error.message : String(error)}`);
+				this.setFormError(FORM_TEXT.couldNotFinish(error instanceof Error ? error.message : String(error)));
 			} finally {
 				this.busy = false;
 				if (this.submitButton) {

@@ -41,7 +41,7 @@ export class ForwardModal extends FormModal {
 		const env = this.original.envelope;
 		el.createEl("p", {
 			cls: "a2a-modal-summary",
-			text: `${this.target.group} delegates this ${env.request_type} from ${env.source_group} (hop ${env.hop_count + 1} of trace ${env.trace_id}).`,
+			text: FORM_TEXT.forward.summary(this.target.group, env.request_type, env.source_group, env.hop_count + 1, env.trace_id),
 		});
 		const to = this.text(el, "to", FORM_TEXT.forward.to, { placeholder: FORM_TEXT.forward.toPlaceholder });
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () =>
@@ -71,9 +71,9 @@ export class ForwardModal extends FormModal {
 			this.submitButton?.setText(this.submitLabel());
 			return;
 		}
-		this.warningEl.createDiv({ cls: "a2a-warning-title", text: `The router would reject this forward: ${warning.code}` });
+		this.warningEl.createDiv({ cls: "a2a-warning-title", text: FORM_TEXT.forward.wouldReject(warning.code) });
 		this.warningEl.createDiv({ cls: "a2a-warning-reason", text: warning.reason });
-		this.warningEl.createDiv({ cls: "a2a-warning-hint", text: "Send again to write it anyway, or press Escape to cancel." });
+		this.warningEl.createDiv({ cls: "a2a-warning-hint", text: FORM_TEXT.forward.anywayHint });
 	}
 
 	protected submit(): Promise<boolean> {

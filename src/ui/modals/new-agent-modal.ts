@@ -47,7 +47,7 @@ export class NewAgentModal extends FormModal {
 		}
 		// The name may have been taken meanwhile: create never overwrites.
 		if (!(await this.vault.create(planned.path, planned.text))) {
-			this.showErrors({ name: `An agent named ${values.name.trim()} exists already.` });
+			this.showErrors({ name: FORM_TEXT.newAgent.exists(values.name.trim()) });
 			return false;
 		}
 		const file = this.app.vault.getFileByPath(planned.path);

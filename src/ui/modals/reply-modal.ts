@@ -35,7 +35,7 @@ export class ReplyModal extends FormModal {
 		const { entry, group } = this.target;
 		el.createEl("p", {
 			cls: "a2a-modal-summary",
-			text: `${group} answers ${entry.sourceGroup ?? "the requester"} (${entry.requestType ?? "request"}, trace ${entry.traceId ?? "unknown"}).`,
+			text: FORM_TEXT.reply.summary(group, entry.sourceGroup, entry.requestType, entry.traceId),
 		});
 		this.dropdown(el, "status", FORM_TEXT.reply.status, { success: RESPONSE_STATUS_LABELS.success, error: RESPONSE_STATUS_LABELS.error }, { value: "success" });
 		this.textArea(el, "answer", FORM_TEXT.reply.answer, { rows: 5, desc: FORM_TEXT.reply.answerDesc });

@@ -48,19 +48,19 @@ export class RetryModal extends FormModal {
 	protected build(el: HTMLElement): void {
 		const dl = this.deadLetter;
 		const why = el.createDiv({ cls: "a2a-retry-why" });
-		why.createDiv({ cls: "a2a-retry-code", text: `Why it died: ${dl.errorCode ?? "no error code recorded"}` });
+		why.createDiv({ cls: "a2a-retry-code", text: FORM_TEXT.retry.why(dl.errorCode) });
 		if (dl.errorMessage) why.createDiv({ cls: "a2a-retry-message", text: dl.errorMessage });
 		if (dl.quarantined) {
-			el.createEl("p", { cls: "a2a-modal-summary", text: "The router could not read this note and kept its original text below its own block; a retry restores the original text." });
+			el.createEl("p", { cls: "a2a-modal-summary", text: FORM_TEXT.retry.quarantined });
 		}
 		const fields = this.rawFields();
 		const sender = asText(fields.source_group);
 		el.createEl("p", {
 			cls: "a2a-modal-summary",
-			text: `A retry puts it back into the outbox of ${sender || "its sender"} with the same message_id (retry ${dl.retryCount + 1}).`,
+			text: FORM_TEXT.retry.summary(sender, dl.retryCount + 1),
 		});
 		if (this.correctable.length > 0) {
-			el.createEl("p", { cls: "a2a-modal-summary", text: "Correct the fields below first." });
+			el.createEl("p", { cls: "a2a-modal-summary", text: FORM_TEXT.retry.correctFirst });
 		}
 		for (const key of this.correctable) {
 			const spec = CORRECTABLE[key];
@@ -69,12 +69,12 @@ export class RetryModal extends FormModal {
 			const kind = spec.kind;
 			if (isChoices(kind)) {
 				const choices: Record<string, string> = {};
-				if (spec.optional) choices[""] = "(none)";
+				if (spec.optional) choices[""] = FORM_TEXT.retry.none;
 				for (const c of kind) choices[c] = c;
 				const valid = kind.includes(current) || (spec.optional && current === "");
 				this.dropdown(el, key, spec.label, choices, {
 					value: valid ? current : spec.optional ? "" : (kind[0] ?? ""),
-					desc: valid ? key : `${key}; was ${current === "" ? "missing" : `"${current}"`}`,
+					desc: valid ? key : FORM_TEXT.retry.was(key, current),
 				});
 			} else {
 				const field = this.text(el, key, spec.label, { value: current, desc: key });
@@ -108,7 +108,7 @@ export class RetryModal extends FormModal {
 				corrections[key] = undefined;
 			} else if (spec.kind === "integer") {
 				const n = parseInteger(raw);
-				if (n === null) errors[key] = "Enter a whole number.";
+				if (n === null) errors[key] = FORM_TEXT.wholeNumber;
 				else corrections[key] = n;
 			} else {
 				corrections[key] = raw;

@@ -2,6 +2,7 @@ import type { ActionVault } from "../../actions/vault";
 import { editRegistryText } from "../../core/registry-edit";
 import type { RegistryEdit } from "../../core/registry-edit";
 import type { VaultLayout } from "../../core/layout";
+import { SETTINGS_TEXT } from "../strings";
 
 // Writes one registry edit through the vault port: read, edit, replace only if unchanged since the
 // read (read again otherwise), so an edit made elsewhere meanwhile is never lost. The registry is
@@ -24,7 +25,7 @@ export async function readRegistryFile(vault: Pick<ActionVault, "read">, layout:
 export async function writeRegistryEdit(vault: Pick<ActionVault, "read" | "replace">, layout: VaultLayout, edit: RegistryEdit): Promise<string | null> {
 	for (let attempt = 0; attempt < 5; attempt++) {
 		const file = await readRegistryFile(vault, layout);
-		if (!file) return "There is no registry yet: run Create registry and group folders first.";
+		if (!file) return SETTINGS_TEXT.noRegistryFile;
 		const result = editRegistryText(file.text, edit, layout.root, file.note);
 		if (!result.ok) return result.error;
 		const read = await vault.read(file.path);
@@ -32,5 +33,5 @@ export async function writeRegistryEdit(vault: Pick<ActionVault, "read" | "repla
 		const written = await vault.replace(file.path, result.text, read);
 		if (written === "done") return null;
 	}
-	return "The registry kept changing while it was being saved; try again.";
+	return SETTINGS_TEXT.registryChanging;
 }

@@ -10,7 +10,7 @@ import { FolderSuggest } from "../suggest/folder-suggest";
 // the old folder holds stays there.
 
 export function renderRootFolderRow(app: App, setting: Setting, settings: SettingsStore): void {
-	setting.setName("Root folder").setDesc("The folder that holds the registry, the groups, agents, dead letters and the routing log.");
+	setting.setName(SETTINGS_TEXT.rootFolder).setDesc(SETTINGS_TEXT.rootFolderDesc);
 	setting.settingEl.addClass("a2a-field", "a2a-field-rootFolder");
 	setting.nameEl.id = uniqueId("a2a-label");
 	const errorEl = setting.infoEl.createDiv({ cls: "a2a-field-error", attr: { id: uniqueId("a2a-error"), "aria-live": "polite" } });
@@ -18,7 +18,7 @@ export function renderRootFolderRow(app: App, setting: Setting, settings: Settin
 	let input!: HTMLInputElement;
 	setting.addText((text) => {
 		input = text.inputEl;
-		text.setPlaceholder("A2A").setValue(settings.current.rootFolder);
+		text.setPlaceholder(SETTINGS_TEXT.placeholders.root).setValue(settings.current.rootFolder);
 	});
 	input.setAttr("name", "rootFolder");
 	input.setAttr("aria-labelledby", setting.nameEl.id);
@@ -33,7 +33,7 @@ export function renderRootFolderRow(app: App, setting: Setting, settings: Settin
 	const check = (): string | null => {
 		const folder = safeRelativeFolder(input.value);
 		const changed = folder !== null && folder !== settings.current.rootFolder;
-		errorEl.setText(folder === null ? 'Enter a folder inside the vault: not empty, no leading "/", no ".." and no folder starting with a dot.' : "");
+		errorEl.setText(folder === null ? SETTINGS_TEXT.rootInvalid : "");
 		if (folder === null) input.setAttr("aria-invalid", "true");
 		else input.removeAttribute("aria-invalid");
 		setting.settingEl.toggleClass("a2a-has-error", folder === null);

@@ -10,6 +10,6 @@ export async function exportTrace(parts: Pick<UiParts, "app" | "state" | "vault"
 		const path = await writeTraceNote(parts.vault, parts.state.layout(), traceId, parts.state.index().traceTimeline(traceId), Date.now());
 		messageNotice(parts.app, parts.state, { before: NOTICE_TEXT.traceExported, ref: { path } });
 	} catch (error) {
-		new Notice(`Could not export the trace: ${error instanceof Error ? error.message : String(error)}`);
+		new Notice(NOTICE_TEXT.traceExportFailed(error instanceof Error ? error.message : String(error)));
 	}
 }

@@ -3,6 +3,7 @@ import type { AgentEntry } from "../../obsidian/agent-store";
 import { absoluteTime, relativeTime } from "../time-format";
 import { setAttrIfChanged, setHidden, setTextIfChanged } from "./dom-text";
 import { resultClass, statusClass, swapClass } from "./status-style";
+import { VIEW_TEXT } from "../strings";
 
 // One agent's row. Built once, then updated in place: each field is written only when its text
 // changed, so an update leaves the rest of the row (and every other row) alone.
@@ -41,7 +42,7 @@ export class AgentRow {
 		const head = el.createDiv({ cls: "a2a-agent-head" });
 		this.badgeEl = head.createSpan({ cls: "a2a-badge" });
 		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#", draggable: "true" } });
-		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: "Stale" });
+		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: VIEW_TEXT.stale });
 		this.ageEl = head.createEl("time", { cls: "a2a-agent-age" });
 		this.metaEl = el.createDiv({ cls: "a2a-agent-meta" });
 		const progress = el.createDiv({ cls: "a2a-agent-progress" });
@@ -56,7 +57,7 @@ export class AgentRow {
 		this.errorEl = el.createDiv({ cls: "a2a-agent-error" });
 		this.warningEl = el.createDiv({ cls: "a2a-agent-warning" });
 		this.findingEl = el.createDiv({ cls: "a2a-agent-finding" });
-		this.findingEl.createSpan({ cls: "a2a-field-label", text: "Latest finding: " });
+		this.findingEl.createSpan({ cls: "a2a-field-label", text: VIEW_TEXT.latestFinding });
 		this.findingTimeEl = this.findingEl.createSpan({ cls: "a2a-finding-time" });
 		this.findingTextEl = this.findingEl.createSpan({ cls: "a2a-finding-action" });
 		this.write(agent, clock);
@@ -107,11 +108,11 @@ export class AgentRow {
 		setHidden(this.resultEl, result === "");
 		swapClass(this.resultEl, "a2a-result-", a.result === undefined ? "a2a-result-none" : resultClass(a.result));
 
-		setTextIfChanged(this.errorEl, a.error === undefined ? "" : `Error: ${a.error}`);
+		setTextIfChanged(this.errorEl, a.error === undefined ? "" : VIEW_TEXT.agentError(a.error));
 		setHidden(this.errorEl, a.error === undefined);
 
 		const warnings = [a.transitionWarning, ...a.notes].filter((w): w is string => w !== undefined && w !== "");
-		setTextIfChanged(this.warningEl, warnings.length === 0 ? "" : `Warning: ${warnings.join("; ")}`);
+		setTextIfChanged(this.warningEl, warnings.length === 0 ? "" : VIEW_TEXT.agentWarnings(warnings));
 		setHidden(this.warningEl, warnings.length === 0);
 
 		const finding = a.latestFinding;
@@ -126,8 +127,8 @@ export class AgentRow {
 		const known = a.progress !== undefined;
 		const value = known ? Math.round(a.progress as number) : 0;
 		setAttrIfChanged(this.barEl, "aria-valuenow", known ? String(value) : null);
-		setAttrIfChanged(this.barEl, "aria-label", `Progress of ${a.name}`);
-		setAttrIfChanged(this.barEl, "aria-valuetext", known ? `${value} percent` : "No progress reported");
+		setAttrIfChanged(this.barEl, "aria-label", VIEW_TEXT.progressOf(a.name));
+		setAttrIfChanged(this.barEl, "aria-valuetext", known ? VIEW_TEXT.percent(value) : VIEW_TEXT.noProgress);
 		swapClass(this.barEl, "a2a-status-", statusClass(a.status));
 		if (this.barEl.classList.contains("a2a-progress-unknown") === known) this.barEl.toggleClass("a2a-progress-unknown", !known);
 		const width = `${value}%`;
@@ -137,9 +138,9 @@ export class AgentRow {
 
 	private resultText(a: AgentEntry): string {
 		const parts: string[] = [];
-		if (a.result !== undefined) parts.push(`Result: ${a.result}`);
+		if (a.result !== undefined) parts.push(VIEW_TEXT.result(a.result));
 		if (a.sectionsPassed !== undefined || a.sectionsFailed !== undefined) {
-			parts.push(`${parts.length === 0 ? "Sections" : "sections"} ${a.sectionsPassed ?? 0} passed, ${a.sectionsFailed ?? 0} failed`);
+			parts.push(VIEW_TEXT.sections(a.sectionsPassed ?? 0, a.sectionsFailed ?? 0, parts.length === 0));
 		}
 		return parts.join(" · ");
 	}

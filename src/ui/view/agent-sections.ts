@@ -1,5 +1,6 @@
 import type { AgentRecord } from "../../core/agent";
 import { compareStatuses } from "./status-style";
+import { VIEW_TEXT } from "../strings";
 
 // Grouping the agent list: by the agent's group (alphabetical, agents without one last) or by
 // status (lifecycle order). Within a section agents are ordered by name.
@@ -18,7 +19,7 @@ export function sectionKey(agent: AgentRecord, grouping: Grouping): string {
 }
 
 export function sectionTitle(key: string, grouping: Grouping): string {
-	if (grouping === "group") return key === "" ? "No group" : key;
+	if (grouping === "group") return key === "" ? VIEW_TEXT.noGroup : key;
 	return key;
 }
 

@@ -1,6 +1,7 @@
 import { STALE_FILTER } from "./agent-filter";
 import type { AgentRow, RowClock } from "./agent-row";
 import { compareStatuses, statusClass } from "./status-style";
+import { VIEW_TEXT } from "../strings";
 
 // The counts at the top: the message flow (in flight, overdue, dead letters: each a button that
 // shows its part of the flow section), then how many agents are in each status and how many are
@@ -26,8 +27,8 @@ export class AgentSummary {
 		private readonly onFlow: (part: "queues" | "dead") => void,
 	) {
 		this.el = parent.createDiv({ cls: "a2a-summary-row" });
-		this.flowEl = this.el.createDiv({ cls: "a2a-summary a2a-flow-summary", attr: { role: "group", "aria-label": "Message flow" } });
-		this.agentsEl = this.el.createDiv({ cls: "a2a-summary", attr: { role: "group", "aria-label": "Agents per status" } });
+		this.flowEl = this.el.createDiv({ cls: "a2a-summary a2a-flow-summary", attr: { role: "group", "aria-label": VIEW_TEXT.flowHeading } });
+		this.agentsEl = this.el.createDiv({ cls: "a2a-summary", attr: { role: "group", "aria-label": VIEW_TEXT.agentsPerStatus } });
 		this.agentsEl.addEventListener("click", (evt) => {
 			const button = (evt.target as HTMLElement).closest<HTMLElement>("[data-filter]");
 			if (button) this.onPick(button.getAttribute("data-filter") ?? "");
@@ -45,9 +46,9 @@ export class AgentSummary {
 		this.flowEl.empty();
 		const chip = (text: string, key: string, value: number, flow: "queues" | "dead", tone: string) =>
 			this.flowEl.createEl("button", { cls: `a2a-count-chip ${tone}${value === 0 ? " a2a-zero" : ""}`, text, attr: { type: "button", "data-flow": flow, "data-count": key, "data-value": String(value) } });
-		chip(`${counts.inFlight} in flight`, "in-flight", counts.inFlight, "queues", "a2a-outcome-delivered");
-		chip(`${counts.overdue} overdue`, "overdue", counts.overdue, "queues", "a2a-outcome-timed_out");
-		chip(`${counts.dead} dead`, "dead", counts.dead, "dead", "a2a-outcome-rejected");
+		chip(VIEW_TEXT.inFlightCount(counts.inFlight), "in-flight", counts.inFlight, "queues", "a2a-outcome-delivered");
+		chip(VIEW_TEXT.overdueCount(counts.overdue), "overdue", counts.overdue, "queues", "a2a-outcome-timed_out");
+		chip(VIEW_TEXT.deadCount(counts.dead), "dead", counts.dead, "dead", "a2a-outcome-rejected");
 	}
 
 	/** Rebuilds the counts when they changed (a handful of elements). */
@@ -66,9 +67,9 @@ export class AgentSummary {
 		this.signature = signature;
 		this.agentsEl.empty();
 		if (total === 0) return;
-		this.agentsEl.createSpan({ cls: "a2a-count-chip a2a-count-total", text: `${total} ${total === 1 ? "agent" : "agents"}`, attr: { "data-count": "total", "data-value": String(total) } });
-		for (const status of statuses) this.chip(`${status} ${counts.get(status) ?? 0}`, `status:${status}`, statusClass(status), status, counts.get(status) ?? 0, filter);
-		if (stale > 0) this.chip(`stale ${stale}`, STALE_FILTER, "a2a-count-stale", "stale", stale, filter);
+		this.agentsEl.createSpan({ cls: "a2a-count-chip a2a-count-total", text: VIEW_TEXT.agentCount(total), attr: { "data-count": "total", "data-value": String(total) } });
+		for (const status of statuses) this.chip(VIEW_TEXT.statusCount(status, counts.get(status) ?? 0), `status:${status}`, statusClass(status), status, counts.get(status) ?? 0, filter);
+		if (stale > 0) this.chip(VIEW_TEXT.staleCount(stale), STALE_FILTER, "a2a-count-stale", "stale", stale, filter);
 	}
 
 	private chip(text: string, query: string, cls: string, key: string, count: number, filter: string): void {

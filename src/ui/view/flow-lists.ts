@@ -23,7 +23,7 @@ export function renderDeadLetters(list: HTMLElement, count: number, rows: readon
 		const item = list.createDiv({ cls: "a2a-dead-item a2a-link-row", attr: { "data-path": row.path } });
 		const head = item.createDiv({ cls: "a2a-dead-head" });
 		noteLink(head, { messageId: row.messageId, path: row.path, name }, name, "a2a-dead-link");
-		head.createSpan({ cls: "a2a-error-code", text: row.errorCode ?? "no error code" });
+		head.createSpan({ cls: "a2a-error-code", text: row.errorCode ?? VIEW_TEXT.noErrorCode });
 		actionButton(head, "retry", ACTION_NAMES.retry, "a2a-retry-button").setAttr("aria-label", `${ACTION_NAMES.retry} ${name}`);
 		if (row.errorMessage) item.createDiv({ cls: "a2a-dead-reason", text: row.errorMessage });
 		if (row.deadAt !== null) item.createEl("time", { cls: "a2a-time a2a-dead-time", text: relativeTime(row.deadAt, now), attr: { datetime: new Date(row.deadAt).toISOString(), title: absoluteTime(row.deadAt) } });

@@ -11,10 +11,10 @@ import type { FlowGroup, FlowState } from "./flow-state";
 // collapsible parts keep their open or closed state.
 
 const QUEUE_COLUMNS: { key: keyof Pick<GroupQueue, "inbox" | "outbox" | "inFlight" | "overdue">; label: string; count: string }[] = [
-	{ key: "inbox", label: "Inbox", count: "inbox" },
-	{ key: "outbox", label: "Outbox", count: "outbox" },
-	{ key: "inFlight", label: "In flight", count: "in-flight" },
-	{ key: "overdue", label: "Overdue", count: "overdue" },
+	{ key: "inbox", label: VIEW_TEXT.queueColumns.inbox, count: "inbox" },
+	{ key: "outbox", label: VIEW_TEXT.queueColumns.outbox, count: "outbox" },
+	{ key: "inFlight", label: VIEW_TEXT.queueColumns.inFlight, count: "in-flight" },
+	{ key: "overdue", label: VIEW_TEXT.queueColumns.overdue, count: "overdue" },
 ];
 
 export class MessageFlowPanel {
@@ -92,7 +92,7 @@ export class MessageFlowPanel {
 			actionButton(this.emptyEl, "init-vault", COMMAND_NAMES.initVault, "mod-cta");
 		} else if (state.groups.length === 0) {
 			this.emptyEl.createDiv({ text: VIEW_TEXT.noGroups(state.registryPath) });
-			actionButton(this.emptyEl, "open-settings", "Open settings");
+			actionButton(this.emptyEl, "open-settings", VIEW_TEXT.openSettings);
 		}
 		setHidden(this.emptyEl, state.registryExists && state.groups.length > 0);
 	}
@@ -139,7 +139,7 @@ export class MessageFlowPanel {
 		if (groups.length === 0) return;
 		const table = this.queuesEl.createEl("table", { cls: "a2a-queue-table" });
 		const headRow = table.createEl("thead").createEl("tr");
-		headRow.createEl("th", { text: "Group", attr: { scope: "col" } });
+		headRow.createEl("th", { text: VIEW_TEXT.queueColumns.group, attr: { scope: "col" } });
 		for (const column of QUEUE_COLUMNS) headRow.createEl("th", { cls: "a2a-num", text: column.label, attr: { scope: "col" } });
 		const body = table.createEl("tbody");
 		for (const group of groups) {

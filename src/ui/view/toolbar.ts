@@ -5,7 +5,7 @@ import { VIEW_TEXT } from "../strings";
 // The filter box and the grouping dropdown. Both are native controls, so they work from the
 // keyboard; Escape in the filter box clears it.
 
-const GROUPING_LABELS: Record<Grouping, string> = { group: "By group", status: "By status" };
+const GROUPING_LABELS: Record<Grouping, string> = { group: VIEW_TEXT.byGroup, status: VIEW_TEXT.byStatus };
 
 export interface ToolbarHandlers {
 	onFilter(query: string): void;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeInit, initVault } from "../../../src/actions/init-vault";
+import { initVault } from "../../../src/actions/init-vault";
+import { describeInit } from "../../../src/ui/init-words";
 import { correctableFields, checkRetry, notRetryable, readDeadLetter, requeue } from "../../../src/actions/retry";
 import { createUnderFreeName } from "../../../src/router/free-names";
 import { buildRequest } from "../../../src/core/compose";
