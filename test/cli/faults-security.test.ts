@@ -201,10 +201,13 @@ describe("what messages say", () => {
 		syncBuiltinESMExports();
 		expect(route.code).toBe(0);
 		expect(route.json.map((d) => d.outcome)).toEqual(["delivered", "delivered"]);
-		// The one place outside the vault the CLI uses is its own state for this machine (the routing
-		// lock and what it saw of the lease), in the system's temporary folder: never an artifact's path.
+		// The places outside the vault the CLI uses are its own state for this machine (the routing
+		// lock and what it saw of the lease), in the system's temporary folder, and its copy of the
+		// history index in its cache folder (here the tests' A2A_CACHE_DIR): never an artifact's path.
 		const deviceState = (p: string) => path.dirname(p) === os.tmpdir() && path.basename(p).startsWith("a2a-relay-");
-		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p));
+		const cache = process.env.A2A_CACHE_DIR as string;
+		const inCache = (p: string) => p === cache || p.startsWith(cache + path.sep);
+		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p) && !inCache(p));
 		expect(outside, "fs calls outside the vault").toEqual([]);
 		expect(touched.length).toBeGreaterThan(10);
 		expect(splitNote(await read(`${FRONT_IN}/ask.md`)).body).toBe(`\n${body}`);
