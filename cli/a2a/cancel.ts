@@ -1,3 +1,4 @@
+import { isWaitingState } from "../../src/core/message-index";
 import type { IndexEntry } from "../../src/core/message-index";
 import { basename } from "../../src/core/paths";
 import { stampDead, stampNoteText } from "../../src/core/stamps";
@@ -116,7 +117,7 @@ export class Canceller {
 			void this.lock.run(id, async () => {
 				for (const copy of this.router.index.withId(id)) {
 					const inInbox = copy.location.area === "box" && copy.location.box === "inbox" && copy.kind === "request";
-					if (inInbox && (copy.state === "delivered" || copy.state === "retrying")) await this.takeOut(copy, id);
+					if (inInbox && isWaitingState(copy.state)) await this.takeOut(copy, id);
 				}
 			}).catch(() => undefined);
 		}, STRAY_CHECK_MS);

@@ -134,13 +134,17 @@ export function wasDelivered(entry: IndexEntry): boolean {
 
 /** A delivered request that still waits for its answer in its target's inbox. */
 export function isAwaitingAnswer(entry: IndexEntry): boolean {
-	return (
-		entry.kind === "request" &&
-		entry.location.area === "box" &&
-		entry.location.box === "inbox" &&
-		entry.deliveredAt !== undefined &&
-		(entry.state === "delivered" || entry.state === "retrying")
-	);
+	return entry.kind === "request" && entry.location.area === "box" && entry.location.box === "inbox" && entry.deliveredAt !== undefined && isWaitingState(entry.state);
+}
+
+/** A request's state while its target's own agents have to answer it: delivered, or delivered again (rule 8). */
+export function isWaitingState(state: unknown): boolean {
+	return state === "delivered" || state === "retrying";
+}
+
+/** A request's state while it is in flight: waiting for its target's agents, or forwarded to a remote agent. */
+export function isInFlightState(state: unknown): boolean {
+	return isWaitingState(state) || state === "forwarded";
 }
 
 export class MessageIndex {

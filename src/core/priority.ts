@@ -22,11 +22,12 @@ function time(created: unknown): number {
 	return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 }
 
-export function compareForRouting(a: Orderable, b: Orderable): number {
-	return rank(a.priority) - rank(b.priority) || time(a.created) - time(b.created) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/** Routing order: priority first, then the oldest created, then the path (so the order is stable). */
+function inRoutingOrder(a: { rank: number; time: number; path: string }, b: { rank: number; time: number; path: string }): number {
+	return a.rank - b.rank || a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
-/** The items in routing order (as compareForRouting), each one's rank and time read once. */
+/** The items in routing order, each one's rank and time read once. */
 export function sortForRouting<T extends Orderable>(items: readonly T[]): T[];
 export function sortForRouting<T>(items: readonly T[], orderOf: (item: T) => Orderable): T[];
 export function sortForRouting<T>(items: readonly T[], orderOf?: (item: T) => Orderable): T[] {
@@ -34,7 +35,7 @@ export function sortForRouting<T>(items: readonly T[], orderOf?: (item: T) => Or
 		const o = orderOf ? orderOf(item) : (item as Orderable);
 		return { item, rank: rank(o.priority), time: time(o.created), path: o.path };
 	});
-	keyed.sort((a, b) => a.rank - b.rank || a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	keyed.sort(inRoutingOrder);
 	return keyed.map((k) => k.item);
 }
 

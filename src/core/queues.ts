@@ -1,6 +1,6 @@
 import type { VaultLayout } from "./layout";
 import type { MessageIndex } from "./message-index";
-import { hasExpired } from "./message-index";
+import { hasExpired, isInFlightState } from "./message-index";
 
 // Per-group message counts for the sidebar and `a2a status`.
 
@@ -28,7 +28,7 @@ export function queueSummary(index: MessageIndex, layout: VaultLayout, now: numb
 	for (const id of layout.groupIds()) groups.set(id, { group: id, inbox: index.countIn(id, "inbox"), outbox: index.countIn(id, "outbox"), archive: index.countIn(id, "archive"), inFlight: 0, overdue: 0, forwarded: 0 });
 	for (const entry of index.inboxes()) {
 		// A request forwarded to a remote agent is in flight too, until its answer comes back.
-		if (entry.kind !== "request" || (entry.state !== "delivered" && entry.state !== "retrying" && entry.state !== "forwarded") || !entry.sourceGroup) continue;
+		if (entry.kind !== "request" || !isInFlightState(entry.state) || !entry.sourceGroup) continue;
 		const holder = entry.location.area === "box" ? groups.get(entry.location.group) : undefined;
 		if (holder && entry.state === "forwarded") holder.forwarded++;
 		const sender = groups.get(entry.sourceGroup);

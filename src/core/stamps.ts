@@ -122,7 +122,18 @@ export type TimeoutStep = { action: "retry"; attempt: number; expiresAt: string 
 
 /** Rule 8 for one delivered request: nothing yet, a retry, or the final timeout. */
 export function timeoutStep(entry: IndexEntry, now: number, settings: CommunicationSettings): TimeoutStep {
-	if (!isDue(entry, now)) return null;
+	return isDue(entry, now) ? nextStep(entry, now, settings) : null;
+}
+
+/**
+ * Rule 8 for a request forwarded to a remote agent, on the schedule of a delivered one: nothing
+ * before its expires_at, then a retry or the final timeout.
+ */
+export function forwardedTimeoutStep(entry: IndexEntry, now: number, settings: CommunicationSettings): TimeoutStep {
+	return entry.state === "forwarded" && hasExpired(entry, now) ? nextStep(entry, now, settings) : null;
+}
+
+function nextStep(entry: IndexEntry, now: number, settings: CommunicationSettings): Exclude<TimeoutStep, null> {
 	const attempt = entry.attempt ?? 1;
 	if (attempt > settings.retry_attempts) return { action: "timeout" };
 	const next = attempt + 1;

@@ -3,14 +3,8 @@ import { Notice } from "obsidian";
 // Notices for routing problems, rate-limited: a burst of bad files becomes one notice that counts
 // them, never a screen full.
 
-const WINDOW_MS = 3000;
-
-/**
- * Kinds another part shows better: a rejected or timed-out message gets a notice with a link to
- * where it is now and a Retry… button (src/ui/notices/decision-notices.ts reads the relay's
- * decisions), so the relay's plain-text notice for it is not shown.
- */
-const SHOWN_ELSEWHERE: ReadonlySet<string> = new Set(["rejected"]);
+/** Notices of one kind closer together than this are folded into one that counts them (every notice of the plugin). */
+export const NOTICE_BURST_MS = 3000;
 
 export class Notifier {
 	private lastShown = new Map<string, number>();
@@ -21,10 +15,10 @@ export class Notifier {
 
 	/** Shows `text` now, or folds it into the next summary when this kind was shown recently. */
 	notify(kind: string, text: string, summary: (count: number, latest: string) => string): void {
-		if (!this.enabled() || SHOWN_ELSEWHERE.has(kind)) return;
+		if (!this.enabled()) return;
 		const now = Date.now();
 		const last = this.lastShown.get(kind) ?? 0;
-		if (now - last >= WINDOW_MS && !this.held.has(kind)) {
+		if (now - last >= NOTICE_BURST_MS && !this.held.has(kind)) {
 			this.lastShown.set(kind, now);
 			new Notice(text, 8000);
 			return;
@@ -34,7 +28,7 @@ export class Notifier {
 		held.latest = text;
 		this.held.set(kind, held);
 		if (!this.timers.has(kind)) {
-			const timer = window.setTimeout(() => this.flush(kind, summary), Math.max(0, WINDOW_MS - (now - last)));
+			const timer = window.setTimeout(() => this.flush(kind, summary), Math.max(0, NOTICE_BURST_MS - (now - last)));
 			this.timers.set(kind, timer);
 		}
 	}

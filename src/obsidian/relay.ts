@@ -137,7 +137,7 @@ export class Relay extends Component {
 		await this.enqueue(async () => {
 			await this.router.loadRegistry();
 			await this.router.indexSync.rescan();
-			report = await this.runPass(undefined, true, 0);
+			report = await this.runPass(undefined, 0);
 		});
 		return report;
 	}
@@ -160,7 +160,7 @@ export class Relay extends Component {
 		this.reportRegistryErrors();
 		await this.router.indexSync.ensureLive();
 		this.changed();
-		if (this.settings().autoRoute) await this.runPass(undefined, false);
+		if (this.settings().autoRoute) await this.runPass(undefined);
 		// The history (archives, dead letters) is read in the background, in chunks that yield.
 		await this.router.indexSync.ensureHistory();
 		this.changed();
@@ -208,7 +208,7 @@ export class Relay extends Component {
 			this.registryDirty = false;
 			if (await this.router.loadRegistry()) this.reportRegistryErrors();
 			await this.router.indexSync.ensureLive();
-			if (this.settings().autoRoute) await this.runPass(undefined, false);
+			if (this.settings().autoRoute) await this.runPass(undefined);
 			this.changed();
 			return;
 		}
@@ -220,7 +220,7 @@ export class Relay extends Component {
 		}
 		const leaseChanged = paths.includes(this.router.layout.leasePath);
 		if ((outbox.length > 0 || leaseChanged || this.waiting.size > 0) && this.settings().autoRoute) {
-			await this.runPass(leaseChanged ? undefined : [...new Set([...outbox, ...this.waiting])], false);
+			await this.runPass(leaseChanged ? undefined : [...new Set([...outbox, ...this.waiting])]);
 		}
 		this.changed();
 	}
@@ -230,7 +230,7 @@ export class Relay extends Component {
 		this.wakeTimer = null;
 		if (!this.started || !this.settings().autoRoute) return;
 		void this.enqueue(async () => {
-			await this.runPass(this.standby === "" && this.waiting.size > 0 ? [...this.waiting] : undefined, false);
+			await this.runPass(this.standby === "" && this.waiting.size > 0 ? [...this.waiting] : undefined);
 			this.changed();
 		});
 	}
@@ -249,7 +249,7 @@ export class Relay extends Component {
 		this.wakeTimer = window.setTimeout(() => this.wake(), delay);
 	}
 
-	private async runPass(paths: string[] | undefined, manual: boolean, graceMs?: number): Promise<PassReport> {
+	private async runPass(paths: string[] | undefined, graceMs?: number): Promise<PassReport> {
 		const report = await this.router.pass(paths, { graceMs });
 		this.standby = report.busy ? (report.standby ?? "another router routes this vault") : "";
 		if (this.router.lease.lostTo !== null) {
@@ -263,23 +263,14 @@ export class Relay extends Component {
 			if (paths) for (const p of this.waiting) if (!paths.includes(p)) retry.add(p);
 			this.waiting = retry;
 		}
-		this.record(report, manual);
+		this.record(report);
 		this.armWakeTimer();
 		return report;
 	}
 
-	private record(report: PassReport, manual: boolean): void {
-		for (const d of report.decisions) {
-			this.recent.unshift(d);
-			if (!manual && (d.outcome === "rejected" || d.outcome === "timed_out")) {
-				const name = d.path.split("/").pop() ?? d.path;
-				this.notifier.notify(
-					"rejected",
-					`A2A: ${name} ${d.outcome === "timed_out" ? "timed out" : "was rejected"} (${d.error_code ?? "error"}): ${d.reason ?? ""}`,
-					(n, latest) => `A2A: ${n} messages rejected or timed out. Latest: ${latest}`,
-				);
-			}
-		}
+	private record(report: PassReport): void {
+		// Rejected and timed-out messages are noticed by src/ui/notices/decision-notices.ts, which reads these.
+		for (const d of report.decisions) this.recent.unshift(d);
 		for (const warning of report.warnings) {
 			this.warnings.unshift({ text: warning, time: Date.now() });
 			this.notifier.notify("warning", `A2A Relay: ${warning}`, (_n, latest) => `A2A Relay: ${latest}`);

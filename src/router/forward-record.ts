@@ -1,8 +1,9 @@
 import type { RoutingDecision } from "../core/decision";
+import { isInFlightState } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { readRawMessage } from "../core/message-parse";
 import type { GroupEntry } from "../core/registry";
-import { iso, stampNoteText, stampRetry, timeoutStep } from "../core/stamps";
+import { forwardedTimeoutStep, iso, stampNoteText, stampRetry } from "../core/stamps";
 import type { ForwardOutcomes } from "./forward-outcomes";
 import type { PassContext } from "./pass-context";
 import type { ReadFile } from "./vault-port";
@@ -55,7 +56,7 @@ export class ForwardRecord {
 			const read = await this.router.port.read(path);
 			if (!read) return null;
 			const fields = this.fieldsOf(read);
-			if (!fields || (fields.state !== "delivered" && fields.state !== "retrying" && fields.state !== "forwarded")) return null;
+			if (!fields || !isInFlightState(fields.state)) return null;
 			const stamped = stampNoteText(read.text, path, "flat", edit);
 			if ((await this.router.port.replace(path, stamped.text, read)) === "done") {
 				this.router.indexSync.indexFields(path, stamped.fields);
@@ -70,8 +71,7 @@ export class ForwardRecord {
 	async expired(path: string): Promise<[ReadFile, Record<string, unknown>] | "timed_out" | null> {
 		const entry = this.router.index.get(path);
 		if (!entry) return null;
-		// A forwarded request keeps rule 8's schedule exactly as a delivered one does.
-		const step = timeoutStep({ ...entry, state: "delivered" }, this.router.now(), this.router.registry.communication);
+		const step = forwardedTimeoutStep(entry, this.router.now(), this.router.registry.communication);
 		if (step?.action === "retry") {
 			const next = await this.restamp(path, (fm) => {
 				const state = fm.state;

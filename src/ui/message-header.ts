@@ -1,4 +1,5 @@
 import type { MarkdownPostProcessorContext, Plugin } from "obsidian";
+import { isInFlightState } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import type { RelayState } from "../obsidian/relay-state";
 import { HEADER_TEXT, STATE_WORDS } from "./strings";
@@ -16,7 +17,7 @@ function parts(entry: IndexEntry, now: number): { text: string; cls: string; tit
 	out.push({ text: `${entry.sourceGroup ?? "?"} → ${entry.targetGroup ?? "?"}`, cls: "a2a-header-route" });
 	if (entry.state) out.push({ text: STATE_WORDS[entry.state] ?? entry.state, cls: `a2a-chip a2a-state a2a-state-${entry.state}` });
 	const expires = noteTime(entry.expiresAt);
-	if (expires !== null && !response && (entry.state === "delivered" || entry.state === "retrying")) {
+	if (expires !== null && !response && isInFlightState(entry.state)) {
 		const relative = relativeTime(expires, now);
 		out.push({ text: expires > now ? HEADER_TEXT.expiresIn(relative) : HEADER_TEXT.expired(relative), cls: "a2a-header-expires", title: absoluteTime(expires) });
 	}

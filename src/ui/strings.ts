@@ -1,3 +1,5 @@
+import type { MessageState } from "../core/protocol";
+
 // The words the plugin shows, in one place, so they can be reviewed and translated together. Each
 // entry is a string or a function of the values it names. Protocol values (group ids, error codes,
 // message ids) are never translated: they are data.
@@ -93,7 +95,7 @@ export const STATE_WORDS: Record<string, string> = {
 	dead: "dead letter",
 	forwarded: "forwarded",
 	late: "late",
-};
+} satisfies Record<MessageState | "late", string>;
 
 export const NOTICE_TEXT = {
 	requestWritten: "Request written: ",

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compareForRouting } from "../../src/core/priority";
+import { sortForRouting } from "../../src/core/priority";
 import type { Orderable } from "../../src/core/priority";
 
 // Routing order (protocol section 4): high > medium > low, then the oldest created first.
 
-const order = (items: Orderable[]) => [...items].sort(compareForRouting).map((i) => i.path);
+const order = (items: Orderable[]) => sortForRouting(items).map((i) => i.path);
 
-describe("compareForRouting", () => {
+describe("sortForRouting", () => {
 	it("routes high before medium before low", () => {
 		expect(
 			order([
@@ -51,6 +51,6 @@ describe("compareForRouting", () => {
 
 	it("breaks remaining ties by path so the order is stable", () => {
 		expect(order([{ path: "b" }, { path: "a" }, { path: "c" }])).toEqual(["a", "b", "c"]);
-		expect(compareForRouting({ path: "a" }, { path: "a" })).toBe(0);
+		expect(order([{ path: "a", priority: "low" }, { path: "a", priority: "low" }])).toEqual(["a", "a"]);
 	});
 });

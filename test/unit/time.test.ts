@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { isStale, readAgent } from "../../src/core/agent";
-import { compareForRouting, orderFields } from "../../src/core/priority";
+import { orderFields, sortForRouting } from "../../src/core/priority";
 import { stampDeliveredResponse } from "../../src/core/stamps";
 import { isIsoTime, parseTime } from "../../src/core/time";
 
@@ -63,7 +63,7 @@ describe("item 13: times", () => {
 			const late = { path: "a.md", ...orderFields("---\ncreated: 2026-01-15 23:59:00+00:00\n---\n") };
 			const early = { path: "b.md", ...orderFields("---\ncreated: 2026-01-15 00:00:01+00:00\n---\n") };
 			expect(late.created, zone).toBe("2026-01-15 23:59:00+00:00");
-			expect([late, early].sort(compareForRouting).map((n) => n.path), zone).toEqual(["b.md", "a.md"]);
+			expect(sortForRouting([late, early]).map((n) => n.path), zone).toEqual(["b.md", "a.md"]);
 		});
 	});
 

@@ -4,6 +4,7 @@ import type { RoutingDecision } from "../../core/decision";
 import { basename } from "../../core/paths";
 import type { ComposedMessages } from "../../obsidian/composed-messages";
 import { locateMessage } from "../../obsidian/message-locator";
+import { NOTICE_BURST_MS } from "../../obsidian/notifier";
 import type { RelayState } from "../../obsidian/relay-state";
 import { ACTION_NAMES, NOTICE_TEXT, VIEW_TEXT } from "../strings";
 import { messageNotice } from "./message-notice";
@@ -13,7 +14,6 @@ import { messageNotice } from "./message-notice";
 // only messages written in this app notify (Settings: Notices for every message). A burst becomes
 // one notice that counts it. A pass the user started (Route now) says what it did itself.
 
-const WINDOW_MS = 3000;
 const NOTIFYING = new Set(["rejected", "timed_out"]);
 
 export interface NoticeSettings {
@@ -76,13 +76,13 @@ export class DecisionNotices extends Component {
 
 	private queue(d: RoutingDecision): void {
 		const now = Date.now();
-		if (now - this.lastShown >= WINDOW_MS && this.held === null) {
+		if (now - this.lastShown >= NOTICE_BURST_MS && this.held === null) {
 			this.lastShown = now;
 			this.show(d, 1);
 			return;
 		}
 		this.held = { count: (this.held?.count ?? 0) + 1, latest: d };
-		if (this.timer === null) this.timer = window.setTimeout(() => this.flush(), Math.max(0, WINDOW_MS - (now - this.lastShown)));
+		if (this.timer === null) this.timer = window.setTimeout(() => this.flush(), Math.max(0, NOTICE_BURST_MS - (now - this.lastShown)));
 	}
 
 	private flush(): void {
