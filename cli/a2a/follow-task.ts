@@ -1,5 +1,5 @@
 import type { Task } from "@a2a-js/sdk";
-import { isTerminal } from "./mapping/note-to-task";
+import { isFinalTaskState } from "./mapping/note-to-task";
 import type { TaskEvents } from "./task-events";
 
 // A task as it changes: the current snapshot first, then one each time the note behind it takes a
@@ -41,7 +41,7 @@ export async function* followTask(id: string, load: () => Promise<Task | null>, 
 					last = key;
 					yield task;
 				}
-				if (isTerminal(task.status?.state)) return;
+				if (isFinalTaskState(task.status?.state)) return;
 			}
 			const left = deadline - Date.now();
 			if (left <= 0) return;

@@ -5,7 +5,7 @@ import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { RequestMalformedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { Gateway } from "./gateway";
 import { ROUTING_EXTENSION } from "./mapping/routing-extension";
-import { isTerminal } from "./mapping/note-to-task";
+import { isFinalTaskState } from "./mapping/note-to-task";
 import { MAX_WAIT_MS, NoteExecutor, followNote } from "./note-executor";
 import { asStreamResponse, noteEvents } from "./task-stream";
 import { VaultTaskStore } from "./vault-task-store";
@@ -49,7 +49,7 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 		if (message.taskId && message.taskId !== message.messageId) {
 			const task = await this.store.load(message.taskId);
 			if (!task) throw new TaskNotFoundError(`Task not found: ${message.taskId}`);
-			if (isTerminal(task.status?.state)) throw new UnsupportedOperationError(`Task ${message.taskId} is in a terminal state (${task.status?.state ?? 0}) and cannot be modified.`);
+			if (isFinalTaskState(task.status?.state)) throw new UnsupportedOperationError(`Task ${message.taskId} is in a terminal state (${task.status?.state ?? 0}) and cannot be modified.`);
 			throw new UnsupportedOperationError(`Task ${message.taskId} is a request note already on its way; a follow-up message to it is not supported: send a new message (with its own messageId)`);
 		}
 		if (message.metadata && ROUTING_EXTENSION in message.metadata && context.requestedExtensions?.includes(ROUTING_EXTENSION)) context.addActivatedExtension(ROUTING_EXTENSION);
@@ -73,7 +73,7 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 	// own task id): the note is followed instead, so a task goes on being followed after a restart.
 	async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
 		const task = await this.mustLoad(params.id);
-		if (isTerminal(task.status?.state)) throw new UnsupportedOperationError(`Task ${params.id} is in a terminal state (${task.status?.state ?? 0}) and cannot be subscribed to.`);
+		if (isFinalTaskState(task.status?.state)) throw new UnsupportedOperationError(`Task ${params.id} is in a terminal state (${task.status?.state ?? 0}) and cannot be subscribed to.`);
 		for await (const event of noteEvents(followNote(this.gateway, params.id, (id) => this.store.load(id), context, this.maxWaitMs))) yield asStreamResponse(event);
 	}
 
@@ -82,7 +82,7 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 		const task = await this.mustLoad(params.id);
 		const state = task.status?.state;
 		if (state === TaskState.TASK_STATE_CANCELED) return task;
-		if (isTerminal(state)) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
+		if (isFinalTaskState(state)) throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);
 		const outcome = await this.gateway.canceller.cancel(params.id);
 		if (outcome === "missing") throw new TaskNotFoundError(`Task not found: ${params.id}`);
 		if (outcome === "final") throw new TaskNotCancelableError(`Task not cancelable: ${params.id}`);

@@ -1,12 +1,13 @@
 import * as z from "zod";
 import { REQUEST_OUTCOMES } from "../../src/core/request-outcome";
+import { PLACES } from "../../src/router/message-view";
 
 // The results of the MCP tools (protocol section 7), declared so that a client knows their shape.
 // Each is the very object the CLI prints with --json (src/router/message-view.ts and its kin).
 // Message objects are open: a note's envelope may carry fields of its own.
 
 const place = {
-	where: z.enum(["inbox", "outbox", "archive", "dead-letter", "elsewhere"]).describe("The folder the note is in now."),
+	where: z.enum(PLACES).describe("The folder the note is in now."),
 	group: z.string().nullable().describe("The group whose box holds it (null in the dead-letter folder)."),
 	path: z.string().describe("The note's vault path."),
 };

@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { ANSWER_STATUSES } from "../../src/core/content-reasons";
+import { AGENT_STATUSES } from "../../src/core/lifecycle";
 import { AGENT_RESULTS, PRIORITIES, REQUEST_TYPES } from "../../src/core/protocol";
 
 // The arguments of the MCP tools (protocol section 7), with descriptions an LLM can follow. What a
@@ -40,7 +42,7 @@ export const messageIdArgs = (what: string) => z.object({ message_id: messageId(
 
 export const replyArgs = z.object({
 	message_id: messageId("The message_id of the request you answer (from list_inbox)."),
-	status: z.enum(["success", "error"]).describe("success: you answer it; error: you cannot (say why in answer or error_message)."),
+	status: z.enum(ANSWER_STATUSES).describe("success: you answer it; error: you cannot (say why in answer or error_message)."),
 	answer: text("Your answer: complete and self-contained.").optional(),
 	artifacts: artifacts.optional(),
 	error_message: text("With status error: what went wrong.").optional(),
@@ -68,7 +70,7 @@ const flatValue = z.union([z.string().max(2000, { error: "a field value has at m
 
 export const agentStatusArgs = z
 	.object({
-		status: z.enum(["spawned", "active", "running", "completed", "failed", "terminated", "error"]).optional().describe("Your lifecycle state: spawned -> active -> running -> completed | failed."),
+		status: z.enum(AGENT_STATUSES).optional().describe("Your lifecycle state: spawned -> active -> running -> completed | failed."),
 		progress_percent: z.number().min(0).max(100).optional().describe("How far along you are, 0 to 100."),
 		last_action: z.string().max(500).optional().describe("What you did last, in a few words."),
 		result: z.enum(AGENT_RESULTS).optional().describe("Your verdict when you are done."),

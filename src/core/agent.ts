@@ -1,6 +1,6 @@
 import { latestFinding } from "./findings";
 import type { FindingHeading } from "./findings";
-import { isKnownStatus, isTerminal } from "./lifecycle";
+import { isKnownStatus } from "./lifecycle";
 import { AGENT_RESULTS } from "./protocol";
 import { stem } from "./paths";
 import { parseTime } from "./time";
@@ -98,10 +98,6 @@ export function isStale(agent: AgentRecord, now: number, staleLimitMs: number): 
 	if (agent.status !== "active" && agent.status !== "running") return false;
 	if (agent.updatedAt === undefined) return false;
 	return now - agent.updatedAt > staleLimitMs;
-}
-
-export function isFinished(agent: AgentRecord): boolean {
-	return isTerminal(agent.status);
 }
 
 /** "12 s ago", "5 min ago", "3 h ago", "2 d ago". */

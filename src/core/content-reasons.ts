@@ -12,11 +12,13 @@ export function emptyAnswerReason(status: string): string {
 }
 
 /** The statuses an agent may answer with (timeout is the router's). */
-export function isAnswerStatus(status: string): status is "success" | "error" {
-	return status === "success" || status === "error";
+export const ANSWER_STATUSES = ["success", "error"] as const;
+
+export function isAnswerStatus(status: string): status is (typeof ANSWER_STATUSES)[number] {
+	return (ANSWER_STATUSES as readonly string[]).includes(status);
 }
 
 /** Why `status` is not one an agent may answer with. */
 export function answerStatusReason(status: string): string {
-	return `must be success or error, got "${status.slice(0, 40)}"`;
+	return `must be ${ANSWER_STATUSES.join(" or ")}, got "${status.slice(0, 40)}"`;
 }

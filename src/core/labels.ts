@@ -1,4 +1,4 @@
-import type { LifecycleState } from "./lifecycle";
+import type { AGENT_STATUSES, LifecycleState } from "./lifecycle";
 import type { Priority, RequestType, ResponseStatus } from "./protocol";
 
 // The words the plugin shows for the protocol's values, and the order agent statuses are listed
@@ -23,7 +23,7 @@ export const LIFECYCLE_LABELS: Record<LifecycleState, string> = {
  * aliases), in the order they are listed: live agents first, the latest stage first, then the
  * finished ones, failures before successes.
  */
-const STATUS_ORDER: readonly string[] = ["running", "active", "spawned", "failed", "error", "completed", "terminated"];
+const STATUS_ORDER: readonly string[] = ["running", "active", "spawned", "failed", "error", "completed", "terminated"] satisfies (typeof AGENT_STATUSES)[number][];
 
 /** Position of a status in STATUS_ORDER; a status outside the lifecycle comes last. */
 export function statusRank(status: string): number {

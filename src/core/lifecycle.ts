@@ -1,11 +1,16 @@
+import { hasOwn } from "./text";
+
 // The agent lifecycle of protocol section 5 (seed 000's state machine). Transitions outside the
 // graph are shown as warnings, never blocked: agents are other people's processes.
 
 export const LIFECYCLE_STATES = ["spawned", "active", "running", "completed", "failed"] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
-/** Statuses that end an agent's life; `terminated` and `error` are aliases some agents write. */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "terminated", "error"]);
+/** Words some agents write for the graph's states. */
+const STATUS_ALIASES: Readonly<Record<string, LifecycleState>> = { terminated: "completed", error: "failed" };
+
+/** Every status an agent may write: the graph's states and their aliases. */
+export const AGENT_STATUSES = [...LIFECYCLE_STATES, "terminated", "error"] as const;
 
 const NEXT: Record<LifecycleState, readonly LifecycleState[]> = {
 	spawned: ["active", "failed"],
@@ -17,17 +22,11 @@ const NEXT: Record<LifecycleState, readonly LifecycleState[]> = {
 
 /** Maps the aliases onto the graph's states. */
 export function canonicalStatus(status: string): string {
-	if (status === "terminated") return "completed";
-	if (status === "error") return "failed";
-	return status;
+	return hasOwn(STATUS_ALIASES, status) ? STATUS_ALIASES[status] : status;
 }
 
 export function isKnownStatus(status: string): boolean {
 	return (LIFECYCLE_STATES as readonly string[]).includes(canonicalStatus(status));
-}
-
-export function isTerminal(status: string): boolean {
-	return TERMINAL_STATUSES.has(status);
 }
 
 /** The states an agent may move to next (what the set-status command offers). */

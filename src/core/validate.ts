@@ -107,7 +107,7 @@ const FOREIGN = {
 	response: ["hop_count", "request_type", "priority", "timeout_seconds", "parent_id"],
 } as const;
 
-function normaliseTimes(fields: Record<string, unknown>): void {
+function normalizeTimes(fields: Record<string, unknown>): void {
 	for (const [key, value] of Object.entries(fields)) {
 		if (value instanceof Date && !Number.isNaN(value.getTime())) fields[key] = value.toISOString();
 	}
@@ -121,7 +121,7 @@ export function isRouterName(value: unknown): boolean {
 export function validateRaw(raw: RawMessage, context: ValidationContext = {}): Validation {
 	const problems: Problem[] = [];
 	const fields = { ...raw.fields };
-	normaliseTimes(fields);
+	normalizeTimes(fields);
 	if (context.noteBytes !== undefined && context.noteBytes > MAX_NOTE_BYTES) {
 		problems.push({ field: "note", message: `is ${context.noteBytes} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)` });
 	}

@@ -9,7 +9,9 @@ import { oneLine, setOwn } from "../core/text";
 // (envelope and payload) of `read`, and where a note is now. The CLI's --json output and the MCP
 // tools' results are these very objects, so the two front ends never disagree.
 
-export type Where = "inbox" | "outbox" | "archive" | "dead-letter" | "elsewhere";
+/** Where a note is now, as readers are told. */
+export const PLACES = ["inbox", "outbox", "archive", "dead-letter", "elsewhere"] as const;
+export type Where = (typeof PLACES)[number];
 
 export interface Place {
 	/** The folder the note is in now. */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { asSentence, groupReason, unknownGroupReason } from "../../src/core/group-reasons";
 import { statusRank } from "../../src/core/labels";
-import { LIFECYCLE_STATES, TERMINAL_STATUSES } from "../../src/core/lifecycle";
+import { AGENT_STATUSES } from "../../src/core/lifecycle";
 
 // The single definitions the plugin and the CLI share: the order statuses are listed in, the
 // words for an unusable group, the names a new note may take.
 
 describe("statusRank", () => {
 	it("ranks every status the lifecycle knows, each in its own place, live before finished, unknown last", () => {
-		const known = [...new Set<string>([...LIFECYCLE_STATES, ...TERMINAL_STATUSES])];
+		const known: string[] = [...AGENT_STATUSES];
 		const ranks = known.map(statusRank);
 		expect(new Set(ranks).size).toBe(known.length);
 		for (const rank of ranks) expect(rank).toBeLessThan(statusRank("paused"));

@@ -16,7 +16,7 @@ export const NOTE_METADATA_KEY = "urn:a2a-relay:note";
 
 export const TERMINAL_STATES: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
 
-export function isTerminal(state: TaskState | undefined): boolean {
+export function isFinalTaskState(state: TaskState | undefined): boolean {
 	return state !== undefined && TERMINAL_STATES.includes(state);
 }
 
