@@ -1,8 +1,7 @@
 import { readAgent } from "../src/core/agent";
 import type { AgentRecord } from "../src/core/agent";
 import { splitNote, parseFrontmatterYaml } from "../src/core/frontmatter";
-import { ignoreReason } from "../src/core/ignore";
-import { extension } from "../src/core/paths";
+import { isAgentNotePath } from "../src/core/agent-folders";
 import type { VaultPort } from "../src/router/vault-port";
 
 // Reads every agent note below the given folders through the vault port (the CLI's `status`; the
@@ -14,7 +13,7 @@ export async function scanAgents(port: VaultPort, folders: string[]): Promise<{ 
 	const seen = new Set<string>();
 	for (const folder of folders) {
 		for (const file of await port.listRecursive(folder)) {
-			if (seen.has(file.path) || extension(file.path) !== "md" || ignoreReason(file.path)) continue;
+			if (seen.has(file.path) || !isAgentNotePath(file.path, folders)) continue;
 			seen.add(file.path);
 			const read = await port.read(file.path);
 			if (read === null) continue;

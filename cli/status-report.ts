@@ -1,5 +1,6 @@
 import { isStale } from "../src/core/agent";
 import type { AgentRecord } from "../src/core/agent";
+import { agentFolders as agentFoldersOf } from "../src/core/agent-folders";
 import { parseLease } from "../src/core/lease";
 import { queueSummary } from "../src/core/queues";
 import type { GroupQueue } from "../src/core/queues";
@@ -77,7 +78,7 @@ async function registryWarnings(session: Pick<Session, "router" | "vault">): Pro
 /** Where agent notes are: the root's agents folder (new notes go there), the plugin's extra agent folders, then `extra`. */
 export async function agentFolders(session: Pick<Session, "router" | "vault">, extra: string[] = []): Promise<string[]> {
 	const shared = await readPluginSettings(session.vault.dir);
-	return [session.router.layout.agentsFolder, ...shared.extraAgentFolders, ...extra];
+	return agentFoldersOf(session.router.layout, [...shared.extraAgentFolders, ...extra]);
 }
 
 export async function statusReport(session: Pick<Session, "router" | "vault">, agentFolders: string[], staleMinutes: number, now: number): Promise<StatusReport> {

@@ -1,11 +1,11 @@
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { version } from "../../package.json";
 import { checkedAgentName } from "../../src/actions/agent-update";
-import { unknownGroupReason } from "../../src/core/group-reasons";
 import { keepIndexFreshWith } from "../../src/router/index-refresh";
-import { UsageError, one, required } from "../args";
+import { one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { serialQueue } from "../mcp/context";
+import { knownGroup } from "../known-group";
 import { IndexWatch } from "../mcp/index-watch";
 import type { McpContext } from "../mcp/context";
 import { MCP_TOOL_NAMES, buildMcpServer } from "../mcp/server";
@@ -30,7 +30,7 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	const session = await openSession(args, { out: io.err, err: io.err });
 	checkRegistry(session);
 	const { router, vault } = session;
-	if (!router.layout.hasGroup(group)) throw new UsageError(`--group: ${unknownGroupReason(group, router.layout.groupIds())}`);
+	knownGroup(router.layout, group, "--group");
 	// A long-lived reader: file events keep the index in step, so a tool call reads only what changed.
 	const watch = new IndexWatch(router, (p) => vault.abs(p));
 	keepIndexFreshWith(router, () => watch.refresh());

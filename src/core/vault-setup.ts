@@ -1,3 +1,4 @@
+import { agentFolders } from "./agent-folders";
 import type { VaultLayout } from "./layout";
 
 // What an A2A vault is made of (protocol section 1), the plan `a2a init` and the plugin's
@@ -23,11 +24,9 @@ export function setupBases(layout: VaultLayout, extraAgentFolders: readonly stri
 		const expression = `file.inFolder(${JSON.stringify(folder)})`;
 		return /:\s|\s#/.test(expression) ? `'${expression.replace(/'/g, "''")}'` : expression;
 	};
-	const agentFolders = [...new Set([layout.agentsFolder, ...extraAgentFolders])];
+	const folders = agentFolders(layout, extraAgentFolders);
 	const inAgentFolders =
-		agentFolders.length === 1
-			? `    - ${inFolder(agentFolders[0])}`
-			: ["    - or:", ...agentFolders.map((folder) => `        - ${inFolder(folder)}`)].join("\n");
+		folders.length === 1 ? `    - ${inFolder(folders[0])}` : ["    - or:", ...folders.map((folder) => `        - ${inFolder(folder)}`)].join("\n");
 	const messages = `# Every A2A message of this vault (written by A2A Relay's init; edit it freely).
 filters:
   and:

@@ -1,11 +1,10 @@
 import { Component, Events, TFile, TFolder } from "obsidian";
 import type { App, CachedMetadata, EventRef } from "obsidian";
 import { readAgent } from "../core/agent";
+import { agentFolders, isAgentNotePath } from "../core/agent-folders";
 import type { AgentRecord } from "../core/agent";
-import { ignoreReason } from "../core/ignore";
 import { transitionWarning } from "../core/lifecycle";
-import { isInside, joinPath } from "../core/paths";
-import { FOLDER } from "../core/protocol";
+import { VaultLayout } from "../core/layout";
 import type { RelaySettings } from "../settings";
 
 // Every agent status note in the agents folder and the extra agent folders, read from Obsidian's
@@ -54,11 +53,11 @@ export class AgentStore extends Component {
 
 	folders(): string[] {
 		const s = this.settings();
-		return [joinPath(s.rootFolder, FOLDER.agents), ...s.extraAgentFolders];
+		return agentFolders(new VaultLayout(s.rootFolder), s.extraAgentFolders);
 	}
 
 	isAgentPath(path: string): boolean {
-		return path.endsWith(".md") && !ignoreReason(path) && this.folders().some((f) => isInside(path, f) && path !== f);
+		return isAgentNotePath(path, this.folders());
 	}
 
 	all(): AgentEntry[] {
