@@ -7,7 +7,7 @@ import { COMMAND_NAMES } from "../ui/strings";
 import { COMMAND_IDS } from "./command-ids";
 import type { CommandParts } from "./command-parts";
 
-// Create registry and group folders (the command once named Initialize A2A vault): registry.yaml,
+// Create registry and group folders: registry.yaml,
 // every missing folder of the layout, the bases and the property types (never overwrites).
 
 /** Runs init as the settings say (root folder, extra agent folders) and says what it made. */

@@ -82,6 +82,28 @@ async function script(port: VaultPort): Promise<unknown[]> {
 	await step("list", async () => (await port.list("A2A/g/inbox")).sort());
 	await step("list empty folder", () => port.list("A2A/dead-letter"));
 	await step("listRecursive", async () => (await port.listRecursive("A2A")).map((f) => f.path).sort());
+	// transfer: the router's delivery (a copy under the first free name, then the note removed if unchanged).
+	await step("create t", () => port.create("A2A/g/outbox/t.md", note));
+	await step("create the name t takes first", () => port.create("A2A/g/inbox/t.md", "someone else's"));
+	const t = await port.read("A2A/g/outbox/t.md");
+	const events: string[] = [];
+	await step("transfer past a taken name", () =>
+		port.transfer(t as ReadFile, "A2A/g/inbox", ["t.md", "t-2.md"], note.replace("a: 1", "a: 1\nstate: delivered"), {
+			beforeFinish: async (p, existed) => {
+				events.push(`before finish ${p} ${existed}`);
+			},
+		}),
+	);
+	await step("what transfer did before it finished", async () => events);
+	await step("the note is gone from the outbox", async () => shown(await port.read("A2A/g/outbox/t.md")));
+	await step("the copy", async () => shown(await port.read("A2A/g/inbox/t-2.md")));
+	await step("the taken name kept", async () => shown(await port.read("A2A/g/inbox/t.md")));
+	await step("create u", () => port.create("A2A/g/outbox/u.md", note));
+	const u = await port.read("A2A/g/outbox/u.md");
+	await step("u rewritten after it was read", () => port.replace("A2A/g/outbox/u.md", note.replace("body", "new body"), u as ReadFile));
+	await step("transfer of a note changed since it was read", () => port.transfer(u as ReadFile, "A2A/g/inbox", ["u.md"], note));
+	await step("nothing written for u", async () => shown(await port.read("A2A/g/inbox/u.md")));
+	await step("u stays as rewritten", async () => shown(await port.read("A2A/g/outbox/u.md")));
 	const current = await port.read("A2A/g/archive/a.md");
 	await step("remove", () => port.remove("A2A/g/archive/a.md", current as ReadFile));
 	await step("removed", async () => shown(await port.read("A2A/g/archive/a.md")));
@@ -109,7 +131,22 @@ describe("the vault port contract", () => {
 		expect(memory).toContainEqual(["remove what changed since it was read", "changed"]);
 		expect(memory).toContainEqual(["read the head", { start: "---\n", truncated: true }]);
 		expect(memory).toContainEqual(["append a line the log holds", "present"]);
+		expect(memory).toContainEqual(["transfer past a taken name", { path: "A2A/g/inbox/t-2.md", existed: false }]);
+		expect(memory).toContainEqual(["what transfer did before it finished", ["before finish A2A/g/inbox/t-2.md false"]]);
+		expect(memory).toContainEqual(["transfer of a note changed since it was read", "changed"]);
 		expect(memory).toContainEqual(["log", { text: "# head\nline 1\nline 2\nline 3\nline 4\n", size: 35, truncated: false }]);
+	});
+
+	it("NodeVault and MemoryVault, which copy a note and then remove it, finish a transfer that a stop left half done (the copy is there)", async () => {
+		const note = "---\na: 1\n---\nbody\n";
+		for (const port of [new MemoryVault(), new NodeVault(dir)]) {
+			await port.create("A2A/g/outbox/v.md", note);
+			await port.create("A2A/g/inbox/v.md", note);
+			const v = (await port.read("A2A/g/outbox/v.md")) as ReadFile;
+			expect(await port.transfer(v, "A2A/g/inbox", ["v.md", "v-2.md"], note, { isEarlierCopy: (text) => text === note })).toEqual({ path: "A2A/g/inbox/v.md", existed: true });
+			expect(await port.read("A2A/g/outbox/v.md")).toBeNull();
+			expect(await port.list("A2A/g/inbox")).toEqual(["A2A/g/inbox/v.md"]);
+		}
 	});
 
 	it("NodeVault and MemoryVault refuse any path with a '..' segment, and take a backslash as part of a name", async () => {
