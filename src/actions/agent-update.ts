@@ -2,7 +2,8 @@ import { applyAgentUpdate, newAgentNote } from "../core/agent-notes";
 import { appendFinding } from "../core/findings";
 import type { Finding } from "../core/findings";
 import { readFrontmatter, updateFrontmatterText } from "../core/frontmatter";
-import { joinPath, safeFileSegment, stem } from "../core/paths";
+import { agentNameProblem } from "../core/agent-folders";
+import { joinPath, stem } from "../core/paths";
 import { iso } from "../core/stamps";
 import { editNote } from "../router/edit-note";
 import { Refused } from "../router/refused";
@@ -25,8 +26,9 @@ export interface AgentTarget {
 
 /** The agent's name when it can be a file name; refused otherwise. */
 export function checkedAgentName(name: string): string {
-	if (name !== "" && safeFileSegment(name, "") === name) return name;
-	throw new Refused(`agent name "${name.slice(0, 60)}" cannot be a file name: use letters, digits, spaces, "-", "_" and "."`, "agent");
+	const problem = agentNameProblem(name);
+	if (problem === null) return name;
+	throw new Refused(problem, "agent");
 }
 
 export async function findAgentNote(port: AgentPort, target: AgentTarget): Promise<string | null> {

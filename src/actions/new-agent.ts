@@ -1,6 +1,7 @@
 import { newAgentNote } from "../core/agent-notes";
-import { groupIdReason } from "../core/group-reasons";
-import { joinPath, safeFileSegment } from "../core/paths";
+import { agentNameProblem } from "../core/agent-folders";
+import { asSentence, groupIdReason } from "../core/group-reasons";
+import { joinPath } from "../core/paths";
 import { FOLDER } from "../core/protocol";
 import { isGroupId } from "../core/registry";
 import type { ActionVault } from "./vault";
@@ -22,8 +23,8 @@ export async function planAgent(vault: Pick<ActionVault, "exists">, root: string
 	const errors: FieldErrors = {};
 	const name = values.name.trim();
 	const group = values.group.trim();
-	if (name === "") errors.name = "Give the agent a name.";
-	else if (safeFileSegment(name) !== name) errors.name = 'Use a name that can be a file name: no / \\ : * ? " < > | # ^ [ ], no leading dot.';
+	const nameProblem = agentNameProblem(name);
+	if (nameProblem !== null) errors.name = asSentence(nameProblem);
 	if (group !== "" && !isGroupId(group)) errors.group = `${groupIdReason(group)}.`;
 	if (hasErrors(errors)) return { ok: false, errors };
 	const path = joinPath(root, FOLDER.agents, `${name}.md`);

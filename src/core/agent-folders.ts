@@ -1,6 +1,6 @@
 import { ignoreReason } from "./ignore";
 import type { VaultLayout } from "./layout";
-import { isInside } from "./paths";
+import { isInside, safeFileSegment } from "./paths";
 
 // Where agent status notes live (protocol section 5): the root's agents folder, where new notes go,
 // then the folders the plugin's settings add (for example `Runs`). The plugin's agent store, the
@@ -14,4 +14,11 @@ export function agentFolders(layout: Pick<VaultLayout, "agentsFolder">, extra: r
 /** True for a note below one of `folders` that can be an agent note (Markdown, not a file rule 1 ignores). */
 export function isAgentNotePath(path: string, folders: readonly string[]): boolean {
 	return path.endsWith(".md") && !ignoreReason(path) && folders.some((folder) => isInside(path, folder) && path !== folder);
+}
+
+/** Null when `name` can be an agent note's file name, else why not (the palette's and the CLI's words). */
+export function agentNameProblem(name: string): string | null {
+	if (name === "") return "give the agent a name";
+	if (safeFileSegment(name, "") === name) return null;
+	return `agent name "${name.slice(0, 60)}" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], a leading dot and spaces at either end`;
 }

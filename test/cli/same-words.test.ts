@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../cli/node-vault";
 import { planRequest } from "../../src/actions/compose";
+import { planAgent } from "../../src/actions/new-agent";
 import { planReply } from "../../src/actions/reply";
 import { replyToRequest } from "../../src/actions/reply-request";
 import { Router } from "../../src/router/router";
@@ -69,6 +70,15 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		expect(inPalette).toBe(`${A} cannot send a request to itself: choose another group`);
 		expect(cli.stderr.join("\n")).toContain(`(CYCLE_DETECTED): ${inPalette}`);
 		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
+	it("an agent name that cannot be a file name", async () => {
+		const planned = await planAgent({ exists: async () => false }, "A2A", { name: "a/b", role: "", group: "", objective: "" }, Date.now());
+		const inPalette = planned.ok ? "" : lower(planned.errors.name ?? "");
+		const cli = await a2a(v.dir, "agent", "set", "a/b", "status=active");
+		expect(cli.code).toBe(1);
+		expect(inPalette).toBe('agent name "a/b" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], a leading dot and spaces at either end');
+		expect(cli.stderr.join("\n")).toContain(inPalette);
 	});
 
 	it("a request that says nothing", async () => {
