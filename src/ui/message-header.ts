@@ -1,5 +1,5 @@
 import type { MarkdownPostProcessorContext, Plugin } from "obsidian";
-import { isInFlightState } from "../core/message-index";
+import { hasExpired, isInFlightState } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import type { RelayState } from "../obsidian/relay-state";
 import { HEADER_TEXT, STATE_WORDS } from "./strings";
@@ -19,7 +19,7 @@ function parts(entry: IndexEntry, now: number): { text: string; cls: string; tit
 	const expires = noteTime(entry.expiresAt);
 	if (expires !== null && !response && isInFlightState(entry.state)) {
 		const relative = relativeTime(expires, now);
-		out.push({ text: expires > now ? HEADER_TEXT.expiresIn(relative) : HEADER_TEXT.expired(relative), cls: "a2a-header-expires", title: absoluteTime(expires) });
+		out.push({ text: hasExpired(entry, now) ? HEADER_TEXT.expired(relative) : HEADER_TEXT.expiresIn(relative), cls: "a2a-header-expires", title: absoluteTime(expires) });
 	}
 	if (entry.late) out.push({ text: HEADER_TEXT.late, cls: "a2a-chip a2a-mark a2a-mark-late" });
 	if (entry.errorCode) out.push({ text: entry.errorCode, cls: "a2a-error-code" });
