@@ -15,8 +15,10 @@ export function tempPathFor(full: string): string {
 	tempCounter += 1;
 	// The start of the name is enough to recognise it; the whole of a long name plus the prefix
 	// would be too long to create.
-	const start = Array.from(path.basename(full)).slice(0, 40).join("").replace(/^\.+/, "");
-	return path.join(path.dirname(full), `${TEMP_PREFIX}${process.pid}-${tempCounter}-${start}.tmp`);
+	const slash = full.lastIndexOf(path.sep);
+	const name = full.slice(slash + 1);
+	const start = (name.length <= 40 ? name : Array.from(name).slice(0, 40).join("")).replace(/^\.+/, "");
+	return `${full.slice(0, slash)}${path.sep}${TEMP_PREFIX}${process.pid}-${tempCounter}-${start}.tmp`;
 }
 
 export function unlinkQuietly(full: string): void {

@@ -13,6 +13,9 @@ import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, Transfe
 // hard-linked into place: link() never replaces an existing file, so a reader never sees half a note
 // and two writers of one name cannot overwrite each other. Symbolic links are never followed.
 
+/** A vault path with no empty, "." or ".." segment (and no segment path.join would rewrite). */
+const PLAIN_PATH = /^(?!\.{1,2}(?:\/|$))(?:[^/]+\/(?!\.{1,2}(?:\/|$)))*[^/]+$/;
+
 export class NodeVault implements VaultPort {
 	readonly dir: string;
 	private readonly folders = new Set<string>();
@@ -29,6 +32,8 @@ export class NodeVault implements VaultPort {
 	 * separates: a name is used exactly as given (a backslash is a character of the name).
 	 */
 	abs(vaultPath: string): string {
+		// The router's own paths are already plain ("A2A/groups/g/inbox/x.md"): joined as they are.
+		if (PLAIN_PATH.test(vaultPath)) return `${this.dir}${path.sep}${path.sep === "/" ? vaultPath : vaultPath.split("/").join(path.sep)}`;
 		const segments = vaultPath.split("/").filter((s) => s !== "" && s !== ".");
 		if (segments.includes("..")) throw new Error(`path ${JSON.stringify(vaultPath)} is outside the vault`);
 		return segments.length === 0 ? this.dir : path.join(this.dir, ...segments);

@@ -7,10 +7,11 @@ const CONFLICT_MARKERS = [".sync-conflict-", "(Conflicted copy", "(conflict"];
 const OWNED_CONFLICT_COPY = /\([^()]*conflicted copy/i;
 
 export function ignoreReason(path: string): string | null {
-	const segments = path.split("/");
-	if (segments.slice(0, -1).some((s) => s.startsWith("."))) return "inside a dot-folder";
+	if (path.startsWith(".") || path.includes("/.")) {
+		if (path.split("/").slice(0, -1).some((s) => s.startsWith("."))) return "inside a dot-folder";
+		if (basename(path).startsWith(".")) return "a dot-file";
+	}
 	const name = basename(path);
-	if (name.startsWith(".")) return "a dot-file";
 	const lower = name.toLowerCase();
 	if (CONFLICT_MARKERS.some((marker) => lower.includes(marker.toLowerCase())) || OWNED_CONFLICT_COPY.test(name)) return "a sync-conflict copy";
 	if (name.startsWith("~$")) return "a lock file of an editor";

@@ -123,7 +123,7 @@ export class VaultLayout {
 	/** True for any path the router may write: inside the root or a registry group folder. */
 	mayWrite(path: string): boolean {
 		const normal = normalizeVaultPath(path);
-		if (normal.split("/").includes("..")) return false;
+		if (/(?:^|\/)\.\.(?:\/|$)/.test(normal)) return false;
 		return this.watched.some((folder) => isInside(normal, folder));
 	}
 }

@@ -1,7 +1,11 @@
 // Vault-relative path arithmetic. Mirrors Obsidian's normalizePath so the core (which may not
 // import obsidian) and the adapters agree on every path they build.
 
+/** A path normalizeVaultPath returns as it is: printable ASCII, single slashes inside, none at either end. */
+const NORMAL_PATH = /^[\x20-\x2e\x30-\x5b\x5d-\x7e](?:[\x20-\x2e\x30-\x5b\x5d-\x7e]|\/(?!\/))*(?<!\/)$/;
+
 export function normalizeVaultPath(path: string): string {
+	if (NORMAL_PATH.test(path)) return path;
 	let p = path.replace(/[\\/]+/g, "/").replace(/\u00A0|\u202F/g, " ");
 	p = p.replace(/^\/+|\/+$/g, "");
 	p = p.normalize("NFC");

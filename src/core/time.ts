@@ -79,7 +79,16 @@ function zoneOffsetMs(zone: string): number {
 }
 
 /** The ISO 8601 UTC form the router writes. */
-export const iso = (ms: number): string => new Date(ms).toISOString();
+let lastMs = Number.NaN;
+let lastIso = "";
+/** The router's form of a time. The last one is kept: a stamp writes the same instant several times. */
+export function iso(ms: number): string {
+	if (ms !== lastMs) {
+		lastIso = new Date(ms).toISOString();
+		lastMs = ms;
+	}
+	return lastIso;
+}
 
 /** A time value of a note in the router's form (UTC, with Z), or undefined when it is not a time. */
 export function normalTime(value: unknown): string | undefined {

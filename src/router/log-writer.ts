@@ -46,7 +46,7 @@ export class LogWriter {
 	async write(decision: RoutingDecision): Promise<void> {
 		const layout = this.layout();
 		if (!layout.mayWrite(decision.path)) return;
-		const path = layout.logPath(new Date(decision.time));
+		const path = this.logPathOf(layout, decision.time);
 		const line = logLine(decision);
 		const key = `${path}\n${line}`;
 		// The same row twice is one event written twice: a step finished again after a sync replaced the
@@ -62,6 +62,15 @@ export class LogWriter {
 		} catch (error) {
 			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${line.trim()}`);
 		}
+	}
+
+	private day: { layout: VaultLayout; number: number; path: string } | null = null;
+
+	/** The log of the UTC day of `time` (the last one is kept: a pass logs one day, row after row). */
+	private logPathOf(layout: VaultLayout, time: number): string {
+		const number = Math.floor(time / 86_400_000);
+		if (this.day?.layout !== layout || this.day.number !== number) this.day = { layout, number, path: layout.logPath(new Date(time)) };
+		return this.day.path;
 	}
 
 	/** The problems met since the last call, once each. */

@@ -159,6 +159,28 @@ describe("the vault port contract", () => {
 		expect(await fs.readdir(path.join(dir, "A2A/g/outbox"))).toEqual(["x\\..\\..\\planted.md"]);
 	});
 
+	it("NodeVault.abs joins a plain path as it is and tidies any other, refusing a '..' segment", () => {
+		const port = new NodeVault(dir);
+		const abs = (p: string) => {
+			try {
+				return path.relative(dir, port.abs(p)).split(path.sep).join("/");
+			} catch {
+				return "refused";
+			}
+		};
+		const cases: [string, string][] = [
+			["A2A/groups/g/inbox/x.md", "A2A/groups/g/inbox/x.md"],
+			["A2A//g/./x.md", "A2A/g/x.md"],
+			["/A2A/x.md/", "A2A/x.md"],
+			["A2A/.hidden/...", "A2A/.hidden/..."],
+			["A2A/..x/x..", "A2A/..x/x.."],
+			["A2A/../x.md", "refused"],
+			["..", "refused"],
+			["", ""],
+		];
+		for (const [given, expected] of cases) expect(abs(given), given).toBe(expected);
+	});
+
 	it("NodeVault.createBytes never follows a link that holds the name: it is taken, whatever the file it leads to holds", async () => {
 		const outside = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-outside-"));
 		try {
