@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { historyFiles, outboxNote, outboxPath, writeVault } from "./bench-vault";
+import { historyFiles, outboxNote, outboxPath } from "../test-support/bench-notes";
+import { writeVault } from "./bench-vault";
 import { CliRunner } from "./cli-process";
 import type { ChildCost } from "./cli-process";
 import { spread } from "./stats";

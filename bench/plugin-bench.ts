@@ -6,7 +6,7 @@ import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
 import { readRawMessage } from "../src/core/message-parse";
 import { VIEW_TYPE_AGENT_STATUS } from "../src/ui/agent-status-view";
-import { emptyVault, historyFiles, outboxNote, outboxPath } from "./bench-vault";
+import { emptyVault, historyFiles, outboxNote, outboxPath } from "../test-support/bench-notes";
 import { collectGarbage, elapsedMs, quantile, spread } from "./stats";
 import type { Spread } from "./stats";
 

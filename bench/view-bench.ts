@@ -1,7 +1,7 @@
 import { AGENTS_CHANGED } from "../src/obsidian/agent-store";
 import type A2ARelayPlugin from "../main";
 import { benchVault } from "../test-support/fixture-vault";
-import { historyFiles, registryText } from "./bench-vault";
+import { historyFiles, registryText } from "../test-support/bench-notes";
 import { installDom } from "./dom-env";
 import { spread } from "./stats";
 import type { Spread } from "./stats";

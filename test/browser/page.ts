@@ -11,17 +11,22 @@ import * as obsidian from "../../test-support/fake-obsidian/index";
 import { installDomHelpers } from "../../test-support/fake-obsidian/dom-helpers";
 import { FakeHost } from "../../test-support/fake-obsidian/host";
 import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
+import { historyFiles, registryText } from "../../test-support/bench-notes";
 import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
 import type { ExpectedAgent } from "../../test-support/fixture-vault";
 import "./page-ui";
 
 interface RelayLike {
-	parts: { relay: { whenIdle(): Promise<void> } };
+	parts: { relay: { whenIdle(): Promise<void>; router: { index: { size: number } } } };
 }
 
 export interface BenchFigures {
 	rows: number;
+	/** Messages the router's index holds (the history, with `?history=N`). */
+	indexed: number;
 	fullMs: number;
+	/** One filter typed into the view's filter box, applied (the box cleared again after). */
+	filterMs: number;
 	updateMs: number;
 	otherRowsReplaced: number;
 }
@@ -55,6 +60,12 @@ declare global {
 installDomHelpers(window);
 window.a2aExpected = { agents: EXPECTED_AGENTS, xss: XSS };
 
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 function loadCommonJs(source: string): PluginClass {
 	const module: { exports: Record<string, unknown> } = { exports: {} };
 	const requireShim = (name: string): unknown => {
@@ -74,11 +85,12 @@ async function start(): Promise<string> {
 	const PluginCtor = loadCommonJs(source);
 	const params = new URLSearchParams(location.search);
 	const benchSize = Number(params.get("bench") ?? 0);
+	const history = Number(params.get("history") ?? 0);
 	const files =
 		params.get("vault") === "demo"
 			? ((await fetch("/demo-vault.json").then((r) => r.json())) as Record<string, string>)
 			: benchSize > 0
-				? benchVault(benchSize, Date.now())
+				? { ...benchVault(benchSize, Date.now()), ...(history > 0 ? { "A2A/registry.yaml": registryText(), ...historyFiles(history, 0) } : {}) }
 				: realisticVault(Date.now());
 	const disk = new MemoryDisk(params.get("vault") === "demo" ? "demo" : "Browser test vault", files);
 	const host = new FakeHost({ disk, logErrors: true });
@@ -125,6 +137,16 @@ async function start(): Promise<string> {
 			view.render({ all: true, paths: new Set(), relay: false });
 			full.push(performance.now() - t0);
 		}
+		// The filter box, as a person types into it: each query applied at once, then cleared.
+		const box = view.contentEl.querySelector<HTMLInputElement>("input.a2a-filter");
+		if (!box) throw new Error("the view has no filter box");
+		const filters: number[] = [];
+		for (const query of ["agent-01", "status:running", "Worker 7", "agent-0999", ""]) {
+			const t0 = performance.now();
+			box.value = query;
+			box.dispatchEvent(new Event("input"));
+			filters.push(performance.now() - t0);
+		}
 		// Hidden while the notes change, so only the timed render below renders them.
 		host.setLeafVisible(leaf, false);
 		await settle();
@@ -147,7 +169,9 @@ async function start(): Promise<string> {
 		const after = new Set(rows());
 		return {
 			rows: before.length,
+			indexed: plugin.parts.relay.router.index.size,
 			fullMs: Math.min(...full),
+			filterMs: median(filters.slice(0, -1)),
 			updateMs,
 			otherRowsReplaced: before.filter((r) => !after.has(r)).length,
 		};

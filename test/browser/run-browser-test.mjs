@@ -31,8 +31,10 @@ import { runUiChecks } from "./ui-checks.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const here = join(root, "test", "browser");
 const results = join(root, "test-results");
-const LATENCY_BUDGET_MS = 250;
 const UPDATE_DOCS = process.argv.includes("--update-docs");
+/** `--cost-only` (for `npm run bench`): only the view's cost in Chromium, printed as a `COST {json}` line. */
+const COST_ONLY = process.argv.includes("--cost-only");
+const costFigures = {};
 /** Text that must never show in the README's pictures: markup, script, the fixture's hostile strings. */
 const TEST_STRINGS = /<img|<script|onerror|alert\(|javascript:/i;
 
@@ -48,7 +50,9 @@ function report(name, error) {
 	}
 }
 
-async function check(name, fn) {
+/** One check; with `--cost-only`, only those marked `cost` run. */
+async function check(name, fn, { cost = false } = {}) {
+	if (COST_ONLY && !cost) return;
 	try {
 		const note = await fn();
 		report(note ? `${name} (${note})` : name);
@@ -68,6 +72,7 @@ function assertEqual(actual, expected, what) {
 }
 
 function finish(code) {
+	if (COST_ONLY) console.log(`COST ${JSON.stringify(costFigures)}`);
 	console.log(`${tally.passed} passed, ${tally.failed} failed`);
 	process.exit(code ?? (tally.failed > 0 ? 1 : 0));
 }
@@ -512,7 +517,8 @@ try {
 
 	// ---- live updates ------------------------------------------------------------------------------
 
-	await check(`a change through the vault updates that row in place within ${LATENCY_BUDGET_MS} ms`, async () => {
+	// The time it took is reported, never judged: speed targets are the bench's, and a loaded machine is slow.
+	await check("a change through the vault updates that row in place, and no other row", async () => {
 		const result = await page.evaluate(async () => {
 			const row = document.querySelector('.a2a-agent-row[data-agent="migration-runner"]');
 			const other = document.querySelector('.a2a-agent-row[data-agent="schema-designer"]');
@@ -524,7 +530,7 @@ try {
 			await window.a2a.setFrontmatter("A2A/agents/migration-runner.md", { progress_percent: 85, last_action: "Applying migration 0008_add_avatar" });
 			for (;;) {
 				const now = document.querySelector('.a2a-agent-row[data-agent="migration-runner"] [role="progressbar"]')?.getAttribute("aria-valuenow");
-				if (now === "85" || performance.now() - started > 2000) break;
+				if (now === "85" || performance.now() - started > 10_000) break;
 				await new Promise((r) => setTimeout(r, 2));
 			}
 			const elapsed = performance.now() - started;
@@ -543,7 +549,6 @@ try {
 		assertEqual(result.action, "Applying migration 0008_add_avatar", "last action after the change");
 		assert(result.same, "the row element was replaced instead of updated in place");
 		assert(result.otherSame && result.otherMutations === 0, "another row was touched");
-		assert(result.elapsed < LATENCY_BUDGET_MS, `the change showed after ${Math.round(result.elapsed)} ms`);
 		return `${Math.round(result.elapsed)} ms`;
 	});
 
@@ -671,22 +676,37 @@ try {
 		});
 	}
 
-	// ---- cost in a real browser: 1,000 agents ------------------------------------------------------
+	// ---- cost in a real browser: 1,000 agents, without and with a history of 20,000 messages --------
+	// Figures, not limits (speed targets are the bench's): the checks assert what the view did.
 
-	await check("1,000 agents in Chromium: a full render, and one agent's update touching only its row", async () => {
-		const bench = await context.newPage();
-		bench.on("pageerror", (error) => pageErrors.push(String(error?.stack ?? error)));
-		await bench.goto(`${url}?bench=1000`);
-		const started = await bench.evaluate(() => window.a2aReady);
-		assertEqual(started, "ok", "bench page start");
-		const figures = await bench.evaluate(() => window.a2aBench(100));
-		await bench.close();
-		assertEqual(figures.rows, 1000, "rows");
-		assertEqual(figures.otherRowsReplaced, 0, "other rows replaced by single updates");
-		assert(figures.fullMs < 1000, `full render took ${figures.fullMs.toFixed(1)} ms`);
-		assert(figures.updateMs < 8, `one update took ${figures.updateMs.toFixed(2)} ms`);
-		return `full ${figures.fullMs.toFixed(1)} ms, one update ${figures.updateMs.toFixed(3)} ms, ratio ${(figures.fullMs / figures.updateMs).toFixed(0)}`;
-	});
+	const costIn = async (query) => {
+		const page = await context.newPage();
+		page.on("pageerror", (error) => pageErrors.push(String(error?.stack ?? error)));
+		try {
+			await page.goto(`${url}?${query}`);
+			assertEqual(await page.evaluate(() => window.a2aReady), "ok", `page ${query}`);
+			return await page.evaluate(() => window.a2aBench(100));
+		} finally {
+			await page.close();
+		}
+	};
+	const shown = (f) => `full ${f.fullMs.toFixed(1)} ms, filter ${f.filterMs.toFixed(2)} ms, one update ${f.updateMs.toFixed(3)} ms`;
+	let bare = null;
+	await check("1,000 agents in Chromium: a full render, a filter, and one agent's update touching only its row", async () => {
+		bare = await costIn("bench=1000");
+		assertEqual(bare.rows, 1000, "rows");
+		assertEqual(bare.otherRowsReplaced, 0, "other rows replaced by single updates");
+		costFigures.bare = bare;
+		return shown(bare);
+	}, { cost: true });
+	await check("the same with 20,000 archived messages indexed (its figures beside those without)", async () => {
+		const withHistory = await costIn("bench=1000&history=20000");
+		assertEqual(withHistory.rows, 1000, "rows");
+		assert(withHistory.indexed >= 20000, `${withHistory.indexed} messages indexed of 20,000`);
+		assertEqual(withHistory.otherRowsReplaced, 0, "other rows replaced by single updates");
+		costFigures.history = withHistory;
+		return `${shown(withHistory)}${bare ? `; without the history ${shown(bare)}` : ""}`;
+	}, { cost: true });
 } catch (error) {
 	report("browser test harness", error);
 } finally {
