@@ -36,6 +36,8 @@ export interface CliBenchResult {
 	history: RunCost;
 	historyRatio: number;
 	historyExtraMb: number;
+	/** One note routed (the history index copy warm): on the history vault and on the empty one. */
+	one: { empty: RunCost; history: RunCost; ratio: number; extraMb: number; withoutCopy: RunCost };
 	watch: { percentOfCore: number; windowMs: number; settleMs: number; rssMb: number };
 	oversize: { notes: number; mb: number; empty: RunCost; first: RunCost; second: RunCost; secondRatio: number; firstExtraMb: number; secondExtraMb: number };
 }
@@ -76,6 +78,32 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 		}
 		for (const run of history) if (!/^0 decision/m.test(run.stderr)) throw new Error(`the history vault had work to do: ${run.stderr.slice(0, 500)}`);
 
+		// 2, for routing too: one note to route on the history vault against the same on the empty vault,
+		// the CLI's history index copy warm (a first, untimed run made it), in a cache folder of its own.
+		process.env.A2A_CACHE_DIR = path.join(base, "cache");
+		let next = 0;
+		const routeOne = (dir: string) => {
+			const note = outboxNote(700_000 + next++);
+			fs.writeFileSync(path.join(dir, ...outboxPath(note).split("/")), note.text);
+			const run = route(dir);
+			if (!/^1 decision/m.test(run.stderr)) throw new Error(`one note to route gave: ${run.stderr.slice(0, 500)}`);
+			return run;
+		};
+		routeOne(historyDir);
+		const oneEmpty: ChildCost[] = [];
+		const oneHistory: ChildCost[] = [];
+		for (let round = 0; round < options.rounds; round++) {
+			for (const which of round % 2 === 0 ? ["empty", "history"] : ["history", "empty"]) {
+				if (which === "empty") oneEmpty.push(routeOne(emptyDir));
+				else oneHistory.push(routeOne(historyDir));
+			}
+		}
+		// The same without the copy: every run reads the head of every history note.
+		process.env.A2A_CACHE_DIR = "off";
+		const oneCold: ChildCost[] = [];
+		for (let round = 0; round < Math.min(3, options.rounds); round++) oneCold.push(routeOne(historyDir));
+		delete process.env.A2A_CACHE_DIR;
+
 		// 3. Idle is idle.
 		const watch = await cli.idleCpu(["route", "--watch", "--vault", historyDir], options.idleWindowMs);
 
@@ -109,6 +137,13 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 			history: historyCost,
 			historyRatio: historyCost.ms.median / emptyCost.ms.median,
 			historyExtraMb: historyCost.maxRssMb.median - emptyCost.maxRssMb.median,
+			one: {
+				empty: costOf(oneEmpty),
+				history: costOf(oneHistory),
+				ratio: costOf(oneHistory).ms.median / costOf(oneEmpty).ms.median,
+				extraMb: costOf(oneHistory).maxRssMb.median - costOf(oneEmpty).maxRssMb.median,
+				withoutCopy: costOf(oneCold),
+			},
 			watch: { ...watch, windowMs: options.idleWindowMs },
 			oversize: {
 				notes: OVERSIZE_NOTES,

@@ -73,6 +73,10 @@ async function main(): Promise<void> {
 			c.historyExtraMb < 50,
 		);
 		row(
+			`2. \`a2a route\` with one note to route, ${vault} (the CLI's history index copy warm) vs an empty vault`,
+			`history ${fmtSpread(c.one.history.ms, " ms")}, max RSS ${fmtSpread(c.one.history.maxRssMb, " MB")}; empty ${fmtSpread(c.one.empty.ms, " ms")}, ${fmtSpread(c.one.empty.maxRssMb, " MB")}; ratio ${fmt(c.one.ratio)}, ${fmtDelta(c.one.extraMb, " MB")}; without the copy (A2A_CACHE_DIR=off) ${fmtSpread(c.one.withoutCopy.ms, " ms")}, ${fmtSpread(c.one.withoutCopy.maxRssMb, " MB")}`,
+		);
+		row(
 			`3. \`a2a route --watch\` idle on the history vault (${c.watch.windowMs / 1000} s, after it settled in ${fmt(c.watch.settleMs / 1000, " s")}): CPU time`,
 			`${fmt(c.watch.percentOfCore)} % of one core (peak RSS ${fmt(c.watch.rssMb, " MB")})`,
 			"< 1 %",
