@@ -5,20 +5,22 @@ import * as path from "node:path";
 import type { IndexEntry } from "../src/core/message-index";
 import { HISTORY_CACHE_FORMAT } from "../src/router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../src/router/history-cache";
+import { NO_FOLLOW } from "./fs-facts";
 
 // The CLI's copy of the history index (src/router/history-cache.ts): one JSON file per vault and
 // root under the user's cache folder ($A2A_CACHE_DIR, else $XDG_CACHE_HOME/a2a-relay, else
-// ~/.cache/a2a-relay), outside the vault, so that no agent writing into the vault can change it and
-// no sync engine carries it to another device. A2A_CACHE_DIR=off keeps no copy. The file is written
-// whole under a temporary name and renamed into place. Each copy is signed with a key of this user's
-// (the folder's `key`, readable by the user alone): a copy that was edited, cut short or cannot be
-// read, or is of another format, counts as none. The folder keeps the copies of the vaults used last
-// (at most MAX_FILES).
+// ~/.cache/a2a-relay; a relative one is not used), never inside the vault, so that no agent writing
+// into the vault can change it and no sync engine carries it to another device. A2A_CACHE_DIR=off
+// keeps no copy. The folder must be this user's and closed to others; every file in it is written
+// under a fresh temporary name (never through a link) and renamed into place. Each copy is signed
+// with this user's key (the folder's `key`, readable by the user alone): a copy that was edited, cut
+// short or cannot be read, or is of another format, counts as none. The folder keeps the copies of
+// the vaults used last (at most MAX_FILES). Without a usable folder, commands run without a copy.
 
 const MAX_FILES = 64;
 
-/** A note: its path, size, mtime and identity, and its entry without path and location. */
-type Row = [path: string, size: number, mtime: number, id: string | null, entry: Omit<IndexEntry, "path" | "location">];
+/** A note: its path, size, mtime, identity and ctime, and its entry without path and location. */
+type Row = [path: string, size: number, mtime: number, id: string | null, changed: number | null, entry: Omit<IndexEntry, "path" | "location">];
 
 /** The file's first line; the rows follow on the second, as JSON, signed with `mac`. */
 interface CacheHeader {
@@ -36,13 +38,56 @@ function isEntry(value: unknown): boolean {
 	return Array.isArray(entry.route) && (entry.kind === null || typeof entry.kind === "string");
 }
 
-/** The cache folder, or null when the copy is switched off. */
+/** The cache folder, or null when there is none to use (switched off, relative, no home folder). */
 export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null {
 	const chosen = env.A2A_CACHE_DIR;
 	if (chosen === "off") return null;
-	if (chosen) return path.resolve(chosen);
-	const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(os.homedir(), ".cache");
-	return path.join(base, "a2a-relay");
+	if (chosen) return path.isAbsolute(chosen) ? path.resolve(chosen) : null;
+	if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, "a2a-relay");
+	let home: string;
+	try {
+		home = os.homedir();
+	} catch {
+		return null;
+	}
+	return path.isAbsolute(home) ? path.join(home, ".cache", "a2a-relay") : null;
+}
+
+const isInside = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : `${outer}${path.sep}`);
+
+/** True for a folder or file of this user's that nobody else may write (nor, with `secret`, read). */
+function ours(st: fs.Stats, secret: boolean): boolean {
+	const uid = typeof process.getuid === "function" ? process.getuid() : null;
+	if (uid !== null && st.uid !== uid) return false;
+	return (st.mode & (secret ? 0o077 : 0o022)) === 0;
+}
+
+/** Reads a regular file of this user's without following a link; null otherwise. */
+function readOwn(file: string, secret: boolean): string | null {
+	let fd: number;
+	try {
+		fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW);
+	} catch {
+		return null;
+	}
+	try {
+		const st = fs.fstatSync(fd);
+		return st.isFile() && ours(st, secret) ? fs.readFileSync(fd, "utf8") : null;
+	} finally {
+		fs.closeSync(fd);
+	}
+}
+
+/** Writes `content` at `file` whole: a fresh temporary file beside it, renamed over it. */
+function writeWhole(file: string, content: string): void {
+	const temp = `${file}.${randomBytes(8).toString("hex")}.tmp`;
+	try {
+		fs.writeFileSync(temp, content, { flag: "wx", mode: 0o600 });
+		fs.renameSync(temp, file);
+	} catch (error) {
+		fs.rmSync(temp, { force: true });
+		throw error;
+	}
 }
 
 export class HistoryCacheFile implements HistoryCacheStore {
@@ -58,25 +103,40 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		this.file = path.join(folder, `history-${key}.json`);
 	}
 
+	/** The folder when it is one to use: this user's, closed to others, outside the vault (made when missing). */
+	private usableFolder(create: boolean): boolean {
+		let st: fs.Stats;
+		try {
+			st = fs.lstatSync(this.folder);
+		} catch {
+			if (!create) return false;
+			try {
+				fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+				st = fs.lstatSync(this.folder);
+			} catch {
+				return false;
+			}
+		}
+		if (!st.isDirectory() || !ours(st, false)) return false;
+		return !isInside(fs.realpathSync(this.folder), this.vaultDir);
+	}
+
 	/** This user's signing key (made on first use, readable by the user alone); null when it cannot be had. */
 	private key(create: boolean): Buffer | null {
+		if (!this.usableFolder(create)) return null;
 		const file = path.join(this.folder, "key");
+		const read = () => {
+			const text = readOwn(file, true)?.trim() ?? "";
+			return /^[0-9a-f]{64}$/.test(text) ? Buffer.from(text, "hex") : null;
+		};
+		const found = read();
+		if (found || !create) return found;
 		try {
-			return Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex");
-		} catch {
-			if (!create) return null;
-		}
-		try {
-			fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });
 			fs.writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
 		} catch {
-			// Another process made it first, or the folder is not writable: read what is there.
+			// Another process made it first: read what it made.
 		}
-		try {
-			return Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex");
-		} catch {
-			return null;
-		}
+		return read();
 	}
 
 	private mac(key: Buffer, rowsText: string): string {
@@ -85,10 +145,11 @@ export class HistoryCacheFile implements HistoryCacheStore {
 
 	async load(): Promise<Map<string, CachedNote> | null> {
 		const key = this.key(false);
-		if (key === null || key.length === 0) return null;
+		if (key === null) return null;
 		let rows: unknown;
 		try {
-			const text = fs.readFileSync(this.file, "utf8");
+			const text = readOwn(this.file, true);
+			if (text === null) return null;
 			const newline = text.indexOf("\n");
 			const header = JSON.parse(text.slice(0, newline)) as CacheHeader;
 			const rowsText = text.slice(newline + 1);
@@ -103,10 +164,10 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		if (!Array.isArray(rows)) return null;
 		const notes = new Map<string, CachedNote>();
 		for (const row of rows as unknown[]) {
-			if (!Array.isArray(row) || typeof row[0] !== "string" || typeof row[1] !== "number" || typeof row[2] !== "number" || !isEntry(row[4])) return null;
-			const entry = row[4] as IndexEntry;
+			if (!Array.isArray(row) || typeof row[0] !== "string" || typeof row[1] !== "number" || typeof row[2] !== "number" || !isEntry(row[5])) return null;
+			const entry = row[5] as IndexEntry;
 			entry.path = row[0];
-			notes.set(row[0], { size: row[1], mtime: row[2], id: typeof row[3] === "string" ? row[3] : undefined, entry });
+			notes.set(row[0], { size: row[1], mtime: row[2], id: typeof row[3] === "string" ? row[3] : undefined, changed: typeof row[4] === "number" ? row[4] : undefined, entry });
 		}
 		return notes;
 	}
@@ -115,19 +176,19 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		const rows: Row[] = [];
 		for (const [notePath, note] of notes) {
 			const { path: _path, location: _location, ...entry } = note.entry;
-			rows.push([notePath, note.size, note.mtime, note.id ?? null, entry]);
+			rows.push([notePath, note.size, note.mtime, note.id ?? null, note.changed ?? null, entry]);
 		}
-		const temp = `${this.file}.${process.pid}.tmp`;
+		const key = this.key(true);
+		if (key === null) {
+			this.onProblem(`${this.folder} cannot hold the history index (it must be a folder of this user's, closed to others, outside the vault): commands read the history whole`);
+			return;
+		}
 		try {
-			const key = this.key(true);
-			if (key === null || key.length === 0) throw new Error("no signing key");
 			const rowsText = JSON.stringify(rows);
 			const header: CacheHeader = { format: HISTORY_CACHE_FORMAT, vault: this.vaultDir, root: this.root, mac: this.mac(key, rowsText) };
-			fs.writeFileSync(temp, `${JSON.stringify(header)}\n${rowsText}`);
-			fs.renameSync(temp, this.file);
+			writeWhole(this.file, `${JSON.stringify(header)}\n${rowsText}`);
 			this.keepNewest();
 		} catch (error) {
-			fs.rmSync(temp, { force: true });
 			this.onProblem(`the history index could not be saved in ${this.folder} (${(error as Error).message}); the next command reads the history again`);
 		}
 	}

@@ -44,7 +44,7 @@ export class NodeVault implements VaultPort {
 	}
 
 	private info(vaultPath: string, st: fs.Stats): FileInfo {
-		return { path: vaultPath, size: st.size, mtime: st.mtimeMs, id: fileId(st) };
+		return { path: vaultPath, size: st.size, mtime: st.mtimeMs, id: fileId(st), changed: st.ctimeMs };
 	}
 
 	async list(folder: string): Promise<string[]> {

@@ -80,7 +80,9 @@ export async function openSession(args: ParsedArgs, io: { out: (l: string) => vo
 	const root = rootFolder(args);
 	const vault = new NodeVault(vaultDir);
 	const cache = cacheFolder();
-	const historyCache = cache === null ? undefined : new HistoryCacheFile(cache, realpathSync(vaultDir), root, (message) => io.err(`warning: ${message}`));
+	// A copy that cannot be kept is said only to a user who chose the folder (A2A_CACHE_DIR): otherwise commands just read the history whole.
+	const said = process.env.A2A_CACHE_DIR ? (message: string) => io.err(`warning: ${message}`) : undefined;
+	const historyCache = cache === null ? undefined : new HistoryCacheFile(cache, realpathSync(vaultDir), root, said);
 	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), historyCache, ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };

@@ -12,7 +12,7 @@ import type { FileInfo } from "./vault-port";
  * The format of a saved copy: a copy of another format is not used. It changes whenever what the
  * index reads from a note changes (the fields of IndexEntry, or how entryFromRaw reads them).
  */
-export const HISTORY_CACHE_FORMAT = 1;
+export const HISTORY_CACHE_FORMAT = 2;
 
 /** What the index holds of one note, with the file facts it was read from. */
 export interface CachedNote {
@@ -20,6 +20,8 @@ export interface CachedNote {
 	mtime: number;
 	/** The file's identity when the adapter knows one (device and inode for Node). */
 	id?: string;
+	/** The file's ctime when the adapter knows it. */
+	changed?: number;
 	/** The entry as the index holds it (its location is set anew from its path when it is used). */
 	entry: IndexEntry;
 }
@@ -33,9 +35,18 @@ export interface HistoryCacheStore {
 
 /** True when `cached` was read from the file `info` describes now. */
 export function stillTheSame(cached: CachedNote | undefined, info: FileInfo): cached is CachedNote {
-	return cached !== undefined && cached.size === info.size && cached.mtime === info.mtime && cached.id === info.id;
+	return cached !== undefined && cached.size === info.size && cached.mtime === info.mtime && cached.id === info.id && cached.changed === info.changed;
 }
 
-export function cacheable(entry: IndexEntry, info: Pick<FileInfo, "size" | "mtime" | "id">): CachedNote {
-	return { size: info.size, mtime: info.mtime, id: info.id, entry };
+/**
+ * A note written within this long before it was read may be written again within the same tick of
+ * its file system's clock (FAT counts in 2 s, HFS+ in 1 s) and show the same times: it is not kept
+ * in the copy, so it is read again next time.
+ */
+const RACY_MS = 2500;
+
+/** The note's entry as the copy keeps it, or null when its times are too recent to vouch for it. */
+export function cacheable(entry: IndexEntry, info: Pick<FileInfo, "size" | "mtime" | "id" | "changed">, readAt: number): CachedNote | null {
+	if (readAt - Math.max(info.mtime, info.changed ?? info.mtime) < RACY_MS) return null;
+	return { size: info.size, mtime: info.mtime, id: info.id, changed: info.changed, entry };
 }

@@ -92,14 +92,15 @@ export class IndexSync {
 	 */
 	private async indexHistoryFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, kept: Map<string, CachedNote>): Promise<number> {
 		const layout = this.layout();
-		const listed = (await this.port.listRecursive(folder)).filter((info) => !info.path.slice(folder.length + 1).includes("/"));
+		const readAt = (this.options.clock ?? Date.now)();
+		const listed = await this.port.list(folder);
 		let reads = 0;
-		for (const info of listed) {
-			const { path } = info;
+		for (const path of listed) {
 			// A saved path passed the filters below when it was saved (they look at the path alone).
 			const cached = saved.get(path);
 			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-			if (stillTheSame(cached, info)) {
+			const info = cached ? await this.port.stat(path) : null;
+			if (info && stillTheSame(cached, info)) {
 				cached.entry.location = layout.locate(path);
 				this.index.set(cached.entry);
 				kept.set(path, cached);
@@ -107,10 +108,15 @@ export class IndexSync {
 			}
 			reads++;
 			const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
-			if (read) kept.set(path, cacheable(this.indexText(path, read.text), read.info));
+			if (!read) {
+				this.index.remove(path);
+				continue;
+			}
+			const note = cacheable(this.indexText(path, read.text), read.info, readAt);
+			if (note) kept.set(path, note);
 			await this.maybeYield();
 		}
-		this.dropGone(folder, new Set(listed.map((info) => info.path)));
+		this.dropGone(folder, new Set(listed));
 		return reads;
 	}
 

@@ -62,7 +62,7 @@ export class Router implements PassContext {
 		this.layout = new VaultLayout(this.root);
 		this.clock = options.clock ?? (() => Date.now());
 		this.graceMs = options.graceMs ?? 0;
-		this.indexSync = new IndexSync(port, () => this.layout, { yieldNow: options.yieldNow, historyCache: options.historyCache });
+		this.indexSync = new IndexSync(port, () => this.layout, { yieldNow: options.yieldNow, historyCache: options.historyCache, clock: this.clock });
 		this.log = new LogWriter(port, () => this.layout);
 		this.writer = new NoteWriter(this);
 		this.lease = new LeaseKeeper(port, {

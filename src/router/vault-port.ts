@@ -12,6 +12,8 @@ export interface FileInfo {
 	mtime: number;
 	/** The file's identity where the adapter can tell it (kept across renames), e.g. device and inode. */
 	id?: string;
+	/** Epoch ms of the last change of the file or its status (ctime) where the adapter can tell it: no program can set it back. */
+	changed?: number;
 }
 
 /** A file's text as read, with what the file was when it was read. */

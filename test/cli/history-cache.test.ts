@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HistoryCacheFile } from "../../cli/history-cache-file";
+import { HistoryCacheFile, cacheFolder } from "../../cli/history-cache-file";
 import { NodeVault } from "../../cli/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
 import type { CachedNote, HistoryCacheStore } from "../../src/router/history-cache";
@@ -56,7 +57,9 @@ const historyReads = (reads: string[]) => reads.filter((p) => p.includes("/archi
 /** One routing pass over the vault, as the CLI makes it (NodeVault, the cache file), with what it read. */
 async function routeOnce(store: HistoryCacheStore = new HistoryCacheFile(cacheDir, v.dir, "A2A")) {
 	const { port, reads } = reading(new NodeVault(v.dir));
-	const router = new Router(port, { historyCache: store });
+	// The notes were written a moment ago: a note is kept in the copy only once its times are older
+	// than a tick of a coarse file-system clock, so the router's clock runs a minute ahead here.
+	const router = new Router(port, { historyCache: store, clock: () => Date.now() + 60_000 });
 	await router.loadRegistry();
 	const report = await router.pass();
 	return { report, history: historyReads(reads), router };
@@ -98,6 +101,70 @@ describe("the history index copy (history is free)", () => {
 		const { report, history } = await routeOnce();
 		expect(history).toEqual([`${BOX(B, "archive")}/old 7.md`]);
 		expect(report.decisions.map((d) => [d.outcome, d.error_code])).toEqual([["duplicate", "DUPLICATE"]]);
+	});
+
+	it("a history note rewritten in place with its size and modification time put back is read again (its ctime moved)", async () => {
+		// A whole second, so that putting it back is exact.
+		const file = path.join(v.dir, BOX(B, "archive"), "old 9.md");
+		const second = new Date("2026-01-01T00:00:00Z");
+		await fs.utimes(file, second, second);
+		await send("first", { message_id: "new-1" });
+		await routeOnce();
+		const before = await fs.stat(file);
+		const text = await fs.readFile(file, "utf8");
+		const edited = text.replace("old-9", "odd-9");
+		expect(edited.length).toBe(text.length);
+		await fs.writeFile(file, edited);
+		await fs.utimes(file, second, second);
+		const after = await fs.stat(file);
+		expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+		await send("again", { message_id: "odd-9" });
+		const { report, history } = await routeOnce();
+		expect(history).toEqual([`${BOX(B, "archive")}/old 9.md`]);
+		expect(report.decisions.map((d) => [d.outcome, d.error_code])).toEqual([["duplicate", "DUPLICATE"]]);
+	});
+
+	it("the history is the notes of the archives and the dead-letter folder: nothing below them is listed or read", async () => {
+		// Walking below would let any folder there stop routing (one it cannot read: EACCES for a user
+		// who is not root), and cost a walk of whatever it holds.
+		const below = `${BOX(B, "archive")}/private`;
+		await v.write(`${below}/x.md`, requestNote({ message_id: "below-1", target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await fs.chmod(path.join(v.dir, below), 0);
+		try {
+			await send("first", { message_id: "new-1" });
+			const touched: string[] = [];
+			const inner = new NodeVault(v.dir);
+			const port = new Proxy(inner, {
+				get(target, prop, receiver) {
+					const value = Reflect.get(target, prop, receiver) as unknown;
+					if (typeof value !== "function") return value;
+					return (...args: unknown[]) => {
+						if (prop === "listRecursive" || typeof args[0] === "string") touched.push(`${String(prop)} ${String(args[0])}`);
+						return (value as (...a: unknown[]) => unknown).apply(target, args);
+					};
+				},
+			});
+			const router = new Router(port, { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
+			await router.loadRegistry();
+			expect((await router.pass()).decisions.map((d) => d.outcome)).toEqual(["delivered"]);
+			expect(touched.filter((t) => t.includes(below) || (t.startsWith("listRecursive") && (t.includes("/archive") || t.includes("dead-letter"))))).toEqual([]);
+			expect(router.index.withId("below-1")).toEqual([]);
+		} finally {
+			await fs.chmod(path.join(v.dir, below), 0o700);
+		}
+	});
+
+	it("takes no cache folder that is relative, and none inside the vault", async () => {
+		expect(cacheFolder({ A2A_CACHE_DIR: "relative/cache" })).toBeNull();
+		expect(cacheFolder({ A2A_CACHE_DIR: "off" })).toBeNull();
+		expect(cacheFolder({ XDG_CACHE_HOME: "/x/cache" })).toBe("/x/cache/a2a-relay");
+		expect(cacheFolder({ XDG_CACHE_HOME: "relative", HOME: "/home/me" })).toBe(path.join(os.homedir(), ".cache", "a2a-relay"));
+		const inside = path.join(v.dir, ".cache");
+		await send("first", { message_id: "new-1" });
+		const problems: string[] = [];
+		await routeOnce(new HistoryCacheFile(inside, await fs.realpath(v.dir), "A2A", (m) => problems.push(m)));
+		expect(problems.join("\n")).toContain("outside the vault");
+		expect(await fs.readdir(inside).catch(() => [])).toEqual([]);
 	});
 
 	it("a copy that is deleted, garbled, cut short or edited changes no decision: a duplicate of an archived message is still refused", async () => {
