@@ -5,7 +5,7 @@ import { historyFiles, outboxNote, outboxPath } from "../test-support/bench-note
 import { writeVault } from "./bench-vault";
 import { CliRunner } from "./cli-process";
 import type { ChildCost } from "./cli-process";
-import { spread } from "./stats";
+import { alternately, spread } from "./stats";
 import type { Spread } from "./stats";
 
 // Targets 2 to 4, on the built CLI run as a child process:
@@ -57,6 +57,8 @@ function oversizeNote(i: number, bytes: number): { path: string; text: string } 
 export async function runCliBench(options: CliBenchOptions): Promise<CliBenchResult> {
 	const base = fs.mkdtempSync(path.join(os.tmpdir(), "a2a-bench-cli-"));
 	try {
+		// The CLI's history index copies go to a folder of the bench's own, removed with it.
+		process.env.A2A_CACHE_DIR = path.join(base, "cache");
 		const cli = new CliRunner(options.cli, base);
 		const route = (dir: string) => cli.run(["route", "--vault", dir]);
 		const emptyDir = path.join(base, "empty");
@@ -68,19 +70,11 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 		route(historyDir);
 
 		// 2. History is free.
-		const empty: ChildCost[] = [];
-		const history: ChildCost[] = [];
-		for (let round = 0; round < options.rounds; round++) {
-			for (const which of round % 2 === 0 ? ["empty", "history"] : ["history", "empty"]) {
-				if (which === "empty") empty.push(route(emptyDir));
-				else history.push(route(historyDir));
-			}
-		}
+		const [empty, history] = alternately(options.rounds, () => route(emptyDir), () => route(historyDir));
 		for (const run of history) if (!/^0 decision/m.test(run.stderr)) throw new Error(`the history vault had work to do: ${run.stderr.slice(0, 500)}`);
 
 		// 2, for routing too: one note to route on the history vault against the same on the empty vault,
-		// the CLI's history index copy warm (a first, untimed run made it), in a cache folder of its own.
-		process.env.A2A_CACHE_DIR = path.join(base, "cache");
+		// the CLI's history index copy warm (a first, untimed run made it).
 		let next = 0;
 		const routeOne = (dir: string) => {
 			const note = outboxNote(700_000 + next++);
@@ -90,19 +84,12 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 			return run;
 		};
 		routeOne(historyDir);
-		const oneEmpty: ChildCost[] = [];
-		const oneHistory: ChildCost[] = [];
-		for (let round = 0; round < options.rounds; round++) {
-			for (const which of round % 2 === 0 ? ["empty", "history"] : ["history", "empty"]) {
-				if (which === "empty") oneEmpty.push(routeOne(emptyDir));
-				else oneHistory.push(routeOne(historyDir));
-			}
-		}
+		const [oneEmpty, oneHistory] = alternately(options.rounds, () => routeOne(emptyDir), () => routeOne(historyDir));
 		// The same without the copy: every run reads the head of every history note.
 		process.env.A2A_CACHE_DIR = "off";
 		const oneCold: ChildCost[] = [];
 		for (let round = 0; round < Math.min(3, options.rounds); round++) oneCold.push(routeOne(historyDir));
-		delete process.env.A2A_CACHE_DIR;
+		process.env.A2A_CACHE_DIR = path.join(base, "cache");
 
 		// 3. Idle is idle.
 		const watch = await cli.idleCpu(["route", "--watch", "--vault", historyDir], options.idleWindowMs);
@@ -155,6 +142,7 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 			},
 		};
 	} finally {
+		delete process.env.A2A_CACHE_DIR;
 		fs.rmSync(base, { recursive: true, force: true });
 	}
 }

@@ -55,6 +55,22 @@ export function collectGarbage(): void {
 }
 
 /** The order of `items` for round `round`: each item comes first in turn, so that none is always measured on a warmer or cooler machine. */
+/** `a` and `b` run `rounds` times each, in turns whose order swaps from round to round; their results. */
+export function alternately<T>(rounds: number, a: () => T, b: () => T): [T[], T[]] {
+	const as: T[] = [];
+	const bs: T[] = [];
+	for (let round = 0; round < rounds; round++) {
+		if (round % 2 === 0) {
+			as.push(a());
+			bs.push(b());
+		} else {
+			bs.push(b());
+			as.push(a());
+		}
+	}
+	return [as, bs];
+}
+
 export function rotate<T>(items: readonly T[], round: number): T[] {
 	const k = round % items.length;
 	return [...items.slice(k), ...items.slice(0, k)];

@@ -26,7 +26,7 @@ import { NoteWriter } from "./note-writer";
 import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { RouterOptions } from "./router-options";
-import type { ReadFile, VaultPort } from "./vault-port";
+import type { VaultPort } from "./vault-port";
 
 export type { PassReport, QueuedNote };
 
@@ -202,15 +202,8 @@ export class Router implements PassContext {
 	}
 
 	/** See NoteWriter.transfer (src/router/note-writer.ts). */
-	transfer(
-		note: { path: string; read: ReadFile },
-		folder: string,
-		messageId: string,
-		stamped: { text: string; fields?: Record<string, unknown> },
-		outcome: RoutingDecision["outcome"],
-		extra: Partial<RoutingDecision> = {},
-	): Promise<RoutingDecision | null> {
-		return this.writer.transfer(note, folder, messageId, stamped, outcome, extra);
+	transfer(...args: Parameters<NoteWriter["transfer"]>): ReturnType<NoteWriter["transfer"]> {
+		return this.writer.transfer(...args);
 	}
 
 	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {

@@ -12,6 +12,7 @@ import { installDomHelpers } from "../../test-support/fake-obsidian/dom-helpers"
 import { FakeHost } from "../../test-support/fake-obsidian/host";
 import { MemoryDisk } from "../../test-support/fake-obsidian/memory-disk";
 import { historyFiles, registryText } from "../../test-support/bench-notes";
+import type { ViewCostFigures } from "../../test-support/view-cost";
 import { EXPECTED_AGENTS, XSS, benchVault, realisticVault } from "../../test-support/fixture-vault";
 import type { ExpectedAgent } from "../../test-support/fixture-vault";
 import "./page-ui";
@@ -20,16 +21,7 @@ interface RelayLike {
 	parts: { relay: { whenIdle(): Promise<void>; router: { index: { size: number } } } };
 }
 
-export interface BenchFigures {
-	rows: number;
-	/** Messages the router's index holds (the history, with `?history=N`). */
-	indexed: number;
-	fullMs: number;
-	/** One filter typed into the view's filter box, applied (the box cleared again after). */
-	filterMs: number;
-	updateMs: number;
-	otherRowsReplaced: number;
-}
+
 
 type Batch = { all: boolean; paths: Set<string>; relay: boolean };
 
@@ -53,7 +45,7 @@ declare global {
 		a2aReady: Promise<string>;
 		a2aExpected: { agents: ExpectedAgent[]; xss: string };
 		/** With `?bench=N`: times the view's full render of N agents and single-agent updates. */
-		a2aBench(updates: number): Promise<BenchFigures>;
+		a2aBench(updates: number): Promise<ViewCostFigures>;
 	}
 }
 

@@ -7,7 +7,7 @@ import { NodeVault } from "../../cli/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
 import type { CachedNote, HistoryCacheStore } from "../../src/router/history-cache";
 import { Router } from "../../src/router/router";
-import type { VaultPort } from "../../src/router/vault-port";
+import { recordingPort } from "../helpers/port-calls";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -36,27 +36,11 @@ afterEach(async () => {
 	await fs.rm(cacheDir, { recursive: true, force: true });
 });
 
-/** The port, recording the paths it read. */
-function reading(inner: VaultPort): { port: VaultPort; reads: string[] } {
-	const reads: string[] = [];
-	const port = new Proxy(inner, {
-		get(target, prop, receiver) {
-			const value = Reflect.get(target, prop, receiver) as unknown;
-			if (typeof value !== "function") return value;
-			return (...args: unknown[]) => {
-				if (prop === "read") reads.push(String(args[0]));
-				return (value as (...a: unknown[]) => unknown).apply(target, args);
-			};
-		},
-	});
-	return { port, reads };
-}
-
 const historyReads = (reads: string[]) => reads.filter((p) => p.includes("/archive/") || p.startsWith("A2A/dead-letter/"));
 
 /** One routing pass over the vault, as the CLI makes it (NodeVault, the cache file), with what it read. */
 async function routeOnce(store: HistoryCacheStore = new HistoryCacheFile(cacheDir, v.dir, "A2A")) {
-	const { port, reads } = reading(new NodeVault(v.dir));
+	const { port, reads } = recordingPort(new NodeVault(v.dir));
 	// The notes were written a moment ago: a note is kept in the copy only once its times are older
 	// than a tick of a coarse file-system clock, so the router's clock runs a minute ahead here.
 	const router = new Router(port, { historyCache: store, clock: () => Date.now() + 60_000 });
@@ -132,18 +116,7 @@ describe("the history index copy (history is free)", () => {
 		await fs.chmod(path.join(v.dir, below), 0);
 		try {
 			await send("first", { message_id: "new-1" });
-			const touched: string[] = [];
-			const inner = new NodeVault(v.dir);
-			const port = new Proxy(inner, {
-				get(target, prop, receiver) {
-					const value = Reflect.get(target, prop, receiver) as unknown;
-					if (typeof value !== "function") return value;
-					return (...args: unknown[]) => {
-						if (prop === "listRecursive" || typeof args[0] === "string") touched.push(`${String(prop)} ${String(args[0])}`);
-						return (value as (...a: unknown[]) => unknown).apply(target, args);
-					};
-				},
-			});
+			const { port, log: touched } = recordingPort(new NodeVault(v.dir));
 			const router = new Router(port, { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
 			await router.loadRegistry();
 			expect((await router.pass()).decisions.map((d) => d.outcome)).toEqual(["delivered"]);

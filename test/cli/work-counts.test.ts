@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NodeVault } from "../../cli/node-vault";
 import { Router } from "../../src/router/router";
-import type { VaultPort } from "../../src/router/vault-port";
+import { recordingPort } from "../helpers/port-calls";
 import { BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -29,24 +29,6 @@ afterEach(async () => {
 	syncBuiltinESMExports();
 	await v.cleanup();
 });
-
-/** The port, counting its calls by method (and the paths it read). */
-function counting(inner: VaultPort): { port: VaultPort; calls: Map<string, number>; reads: string[] } {
-	const calls = new Map<string, number>();
-	const reads: string[] = [];
-	const port = new Proxy(inner, {
-		get(target, prop, receiver) {
-			const value = Reflect.get(target, prop, receiver) as unknown;
-			if (typeof value !== "function") return value;
-			return (...args: unknown[]) => {
-				calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
-				if (prop === "read") reads.push(String(args[0]));
-				return (value as (...a: unknown[]) => unknown).apply(target, args);
-			};
-		},
-	});
-	return { port, calls, reads };
-}
 
 /** Counts the synchronous file-system calls NodeVault makes. */
 function countFsCalls(): { total: () => number } {
@@ -73,7 +55,7 @@ async function writeNotes(count: number): Promise<void> {
 describe("work per routed note", () => {
 	it(`routes ${NOTES} notes with one read, one transfer and one log append each, and a bounded number of other port calls`, async () => {
 		await writeNotes(NOTES);
-		const { port, calls } = counting(new NodeVault(v.dir));
+		const { port, calls } = recordingPort(new NodeVault(v.dir));
 		const router = new Router(port);
 		await router.loadRegistry();
 		const report = await router.pass();
@@ -126,7 +108,7 @@ describe("an idle pass on a long history", () => {
 			await v.write(`${BOX(B, "archive")}/old ${i}.md`, requestNote({ message_id: `old-${i}`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
 		}
 		for (let i = 0; i < 200; i++) await v.write(`A2A/dead-letter/dead ${i}.md`, requestNote({ message_id: `dead-${i}`, state: "dead", dead_at: "2026-01-01T00:00:00Z", error_code: "GROUP_NOT_FOUND" }));
-		const { port, reads } = counting(new NodeVault(v.dir));
+		const { port, reads } = recordingPort(new NodeVault(v.dir));
 		const router = new Router(port);
 		await router.loadRegistry();
 		const report = await router.pass();
