@@ -103,8 +103,12 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		this.file = path.join(folder, `history-${key}.json`);
 	}
 
+	/** Set once the folder was found fit (a command looks it up once). */
+	private fit = false;
+
 	/** The folder when it is one to use: this user's, closed to others, outside the vault (made when missing). */
 	private usableFolder(create: boolean): boolean {
+		if (this.fit) return true;
 		let st: fs.Stats;
 		try {
 			st = fs.lstatSync(this.folder);
@@ -118,7 +122,8 @@ export class HistoryCacheFile implements HistoryCacheStore {
 			}
 		}
 		if (!st.isDirectory() || !ours(st, false)) return false;
-		return !isInside(fs.realpathSync(this.folder), this.vaultDir);
+		this.fit = !isInside(fs.realpathSync(this.folder), this.vaultDir);
+		return this.fit;
 	}
 
 	/** This user's signing key (made on first use, readable by the user alone); null when it cannot be had. */
