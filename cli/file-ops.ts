@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NO_FOLLOW, NO_LINKS, isCode } from "./fs-facts";
@@ -101,5 +102,20 @@ export function holdsBytes(full: string, content: Buffer): boolean {
 		return read !== null && read.st.size === content.length && read.bytes.equals(content);
 	} catch {
 		return false;
+	}
+}
+
+/**
+ * Writes `content` at `full` whole, over what is there (a file this user's tools own, never a
+ * note): a fresh temporary file beside it, never through a link, renamed over it.
+ */
+export function writeWhole(full: string, content: string, mode = 0o644): void {
+	const temp = `${full}.${randomBytes(8).toString("hex")}.tmp`;
+	try {
+		fs.writeFileSync(temp, content, { flag: "wx", mode });
+		fs.renameSync(temp, full);
+	} catch (error) {
+		fs.rmSync(temp, { force: true });
+		throw error;
 	}
 }

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import type { IndexEntry } from "../src/core/message-index";
 import { HISTORY_CACHE_FORMAT } from "../src/router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../src/router/history-cache";
-import { NO_FOLLOW } from "./fs-facts";
+import { readFileBytes, writeWhole } from "./file-ops";
 
 // The CLI's copy of the history index (src/router/history-cache.ts): one JSON file per vault and
 // root under the user's cache folder ($A2A_CACHE_DIR, else $XDG_CACHE_HOME/a2a-relay, else
@@ -64,29 +64,11 @@ function ours(st: fs.Stats, secret: boolean): boolean {
 
 /** Reads a regular file of this user's without following a link; null otherwise. */
 function readOwn(file: string, secret: boolean): string | null {
-	let fd: number;
 	try {
-		fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW);
+		const read = readFileBytes(file);
+		return read && ours(read.st, secret) ? read.bytes.toString("utf8") : null;
 	} catch {
 		return null;
-	}
-	try {
-		const st = fs.fstatSync(fd);
-		return st.isFile() && ours(st, secret) ? fs.readFileSync(fd, "utf8") : null;
-	} finally {
-		fs.closeSync(fd);
-	}
-}
-
-/** Writes `content` at `file` whole: a fresh temporary file beside it, renamed over it. */
-function writeWhole(file: string, content: string): void {
-	const temp = `${file}.${randomBytes(8).toString("hex")}.tmp`;
-	try {
-		fs.writeFileSync(temp, content, { flag: "wx", mode: 0o600 });
-		fs.renameSync(temp, file);
-	} catch (error) {
-		fs.rmSync(temp, { force: true });
-		throw error;
 	}
 }
 
@@ -191,7 +173,7 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		try {
 			const rowsText = JSON.stringify(rows);
 			const header: CacheHeader = { format: HISTORY_CACHE_FORMAT, vault: this.vaultDir, root: this.root, mac: this.mac(key, rowsText) };
-			writeWhole(this.file, `${JSON.stringify(header)}\n${rowsText}`);
+			writeWhole(this.file, `${JSON.stringify(header)}\n${rowsText}`, 0o600);
 			this.keepNewest();
 		} catch (error) {
 			this.onProblem(`the history index could not be saved in ${this.folder} (${(error as Error).message}); the next command reads the history again`);

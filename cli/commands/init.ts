@@ -5,6 +5,7 @@ import type { ConfigFile } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
 import { describeRegistryError } from "../../src/core/registry";
 import type { ParsedArgs } from "../args";
+import { writeWhole } from "../file-ops";
 import { CONFIG_FOLDER, readPluginSettings } from "../plugin-settings";
 import { createVaultFolderIfMissing, openSession } from "../session";
 import type { Session } from "../session";
@@ -33,11 +34,7 @@ async function propertyTypesFile(vaultDir: string): Promise<ConfigFile | null> {
 	return {
 		path: `${CONFIG_FOLDER}/${PROPERTY_TYPES_FILE}`,
 		read: () => fs.readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
-		write: async (text) => {
-			const temp = path.join(folder, `.${PROPERTY_TYPES_FILE}.${process.pid}.tmp`);
-			await fs.writeFile(temp, text);
-			await fs.rename(temp, file);
-		},
+		write: async (text) => writeWhole(file, text),
 	};
 }
 
