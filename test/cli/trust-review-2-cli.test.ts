@@ -75,7 +75,10 @@ describe("review 2, item 3: a2a route --watch waits for a note still being writt
 		// Looked at on each change and once more when quiet: a timer, not a loop (2 s of polling would be dozens of looks).
 		expect(looks().length).toBeGreaterThanOrEqual(1);
 		expect(looks().length).toBeLessThanOrEqual(4);
-		expect(w.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d.outcome === "delivered")).toHaveLength(1);
+		// The watcher prints a pass's decisions once the pass is over, a moment after the note moved.
+		const delivered = () => w.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d.outcome === "delivered");
+		await until("the delivery's line", () => delivered().length > 0, w);
+		expect(delivered()).toHaveLength(1);
 		await stop(w);
 	});
 
