@@ -5,7 +5,7 @@ import * as path from "node:path";
 import type { IndexEntry } from "../src/core/message-index";
 import { HISTORY_CACHE_FORMAT } from "../src/router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../src/router/history-cache";
-import { readFileBytes, writeWhole } from "./file-ops";
+import { readFileBytes, writeNew, writeWhole } from "./file-ops";
 
 // The CLI's copy of the history index (src/router/history-cache.ts): one JSON file per vault and
 // root under the user's cache folder ($A2A_CACHE_DIR, else $XDG_CACHE_HOME/a2a-relay, else
@@ -119,7 +119,7 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		const found = read();
 		if (found || !create) return found;
 		try {
-			fs.writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+			writeNew(file, randomBytes(32).toString("hex"), 0o600);
 		} catch {
 			// Another process made it first: read what it made.
 		}

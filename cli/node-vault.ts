@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
-import { holdsBytes, linkIntoPlace, lstatFile, readFileBytes, tempPathFor, unlinkQuietly } from "./file-ops";
+import { holdsBytes, linkIntoPlace, lstatFile, readFileBytes, tempPathFor, unlinkQuietly, writeNew } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { LogAppender } from "./log-appender";
 import { keepOriginalBytes } from "./original-bytes";
@@ -114,13 +114,13 @@ export class NodeVault implements VaultPort {
 	private writeTemp(full: string, content: string | Buffer): string {
 		const temp = tempPathFor(full);
 		try {
-			fs.writeFileSync(temp, content, { flag: "wx" });
+			writeNew(temp, content);
 		} catch (error) {
 			if (!isCode(error, "ENOENT")) throw error;
 			// The folder went away (or was never made): make it and write again.
 			this.folders.delete(path.dirname(full));
 			this.ensureParent(full);
-			fs.writeFileSync(temp, content, { flag: "wx" });
+			writeNew(temp, content);
 		}
 		return temp;
 	}
