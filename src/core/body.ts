@@ -57,7 +57,7 @@ export function keyToHeading(key: string): string {
 /** Reads the `## Heading` sections of a body. Text before the first heading is not payload. */
 export function parseBodySections(body: string): Payload {
 	const payload: Payload = {};
-	const lines = body.replace(/\r\n?/g, "\n").split("\n");
+	const lines = (body.includes("\r") ? body.replace(/\r\n?/g, "\n") : body).split("\n");
 	let key: string | null = null;
 	let buffer: string[] = [];
 	const flush = () => {

@@ -6,7 +6,35 @@ import { hasOwn } from "./text";
 
 const sameValue = (a: unknown, b: unknown): boolean => a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 
-const SIMPLE_KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/;
+/** The key a top-level `key: value` (or `key:`) line starts with, or null: `[A-Za-z_][A-Za-z0-9_-]*`, then `:` and a space, a tab or the line's end. */
+function simpleKeyOf(line: string): string | null {
+	const first = line.charCodeAt(0);
+	if (!(isLetter(first) || first === 95 /* _ */)) return null;
+	let i = 1;
+	for (; i < line.length; i++) {
+		const c = line.charCodeAt(i);
+		if (!(isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 45 /* - */)) break;
+	}
+	if (line.charCodeAt(i) !== 58 /* : */) return null;
+	const next = line.charCodeAt(i + 1);
+	return i + 1 === line.length || next === 32 || next === 9 ? line.slice(0, i) : null;
+}
+
+/** False when the text has no `&`, `*` or `!` at all, so no anchor, alias or tag. */
+function mayHoldNodeProperty(yaml: string): boolean {
+	return yaml.includes("&") || yaml.includes("*") || yaml.includes("!");
+}
+
+function isLetter(c: number): boolean {
+	return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** True for a line that belongs to the field above it (indented, a list item) or to none (blank, a comment). */
+function isContinuation(line: string): boolean {
+	if (line === "" || line === "-") return true;
+	const c = line.charCodeAt(0);
+	return c === 32 || c === 9 || c === 35 /* # */ || (c === 45 && line.charCodeAt(1) === 32);
+}
 
 /**
  * The quick way to apply an edit to simple frontmatter: the lines of each changed top-level field are
@@ -15,56 +43,61 @@ const SIMPLE_KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/;
  * aliases, tags, quoted or complex keys, CRLF, or a key it could not find on its own line.
  */
 export function editTopLevelKeys(yaml: string, before: Record<string, unknown>, after: Record<string, unknown>, writeWithLibrary: (key: string, value: unknown) => string): string | null {
-	if (yaml.includes("\r") || /(?:^|[\s[{,])[&*!]/.test(yaml)) return null;
+	if (yaml.includes("\r") || (mayHoldNodeProperty(yaml) && /(?:^|[\s[{,])[&*!]/.test(yaml))) return null;
 	const lines = yaml.endsWith("\n") ? yaml.slice(0, -1).split("\n") : yaml.split("\n");
 	if (yaml === "") lines.length = 0;
 	const blocks = new Map<string, { start: number; end: number }>();
 	let current: { start: number; end: number } | null = null;
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i];
-		if (line === "" || /^[ \t]/.test(line) || line.startsWith("#") || line === "-" || line.startsWith("- ")) {
+		if (isContinuation(line)) {
 			if (current === null && line !== "" && !line.startsWith("#")) return null;
 			continue;
 		}
-		const match = SIMPLE_KEY_LINE.exec(line);
-		if (!match || blocks.has(match[1])) return null;
+		const key = simpleKeyOf(line);
+		if (key === null || blocks.has(key)) return null;
 		if (current) current.end = i;
 		current = { start: i, end: lines.length };
-		blocks.set(match[1], current);
+		blocks.set(key, current);
 	}
 	// Blank lines and comments that end a block stay: they introduce what follows.
 	for (const block of blocks.values()) {
 		while (block.end - 1 > block.start && (lines[block.end - 1] === "" || lines[block.end - 1].startsWith("#"))) block.end--;
 	}
-	if (blocks.size !== Object.keys(before).length || Object.keys(before).some((k) => !blocks.has(k))) return null;
-	const replaced = new Map<number, string[]>();
-	const dropped = new Set<number>();
+	const beforeKeys = Object.keys(before);
+	if (blocks.size !== beforeKeys.length) return null;
+	for (const key of beforeKeys) if (!blocks.has(key)) return null;
+	// Per line: undefined keeps it, null drops it, an array replaces it.
+	const edits: (string[] | null | undefined)[] = new Array<string[] | null | undefined>(lines.length);
 	const appended: string[] = [];
-	for (const key of Object.keys(before)) {
+	for (const key of beforeKeys) {
 		if (hasOwn(after, key)) continue;
 		const block = blocks.get(key) as { start: number; end: number };
-		for (let i = block.start; i < block.end; i++) dropped.add(i);
+		for (let i = block.start; i < block.end; i++) edits[i] = null;
 	}
-	for (const [key, value] of Object.entries(after)) {
+	const afterKeys = Object.keys(after);
+	for (const key of afterKeys) {
+		const value = after[key];
 		if (hasOwn(before, key) && sameValue(before[key], value)) continue;
 		if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || value === undefined) return null;
 		const written = writeField(key, value, writeWithLibrary);
 		const block = blocks.get(key);
 		if (!block) {
-			appended.push(...written);
+			for (const line of written) appended.push(line);
 			continue;
 		}
-		replaced.set(block.start, written);
-		for (let i = block.start + 1; i < block.end; i++) dropped.add(i);
+		edits[block.start] = written;
+		for (let i = block.start + 1; i < block.end; i++) edits[i] = null;
 	}
-	const out: string[] = [];
+	if (afterKeys.length === 0) return "";
+	let out = "";
 	for (let i = 0; i < lines.length; i++) {
-		const replacement = replaced.get(i);
-		if (replacement) out.push(...replacement);
-		else if (!dropped.has(i)) out.push(lines[i]);
+		const edit = edits[i];
+		if (edit === undefined) out += `${lines[i]}\n`;
+		else if (edit !== null) for (const line of edit) out += `${line}\n`;
 	}
-	out.push(...appended);
-	return Object.keys(after).length === 0 ? "" : `${out.join("\n")}\n`;
+	for (const line of appended) out += `${line}\n`;
+	return out;
 }
 
 const PLAIN_TEXT = /^[A-Za-z0-9_/][A-Za-z0-9_.:/@+-]*(?: [A-Za-z0-9_.:/@+-]+)*$/;
@@ -72,12 +105,16 @@ const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n|~|\.nan|\.inf)$/i;
 /** What the YAML 1.2 core schema reads as a number (an integer, octal, hex, float, infinity or NaN). */
 const CORE_NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
+/** A time as the router writes it (toISOString): plain text, never a number or a word. */
+const ROUTER_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /**
  * True when a string reads back as the same string written without quotes, which is also how the
  * YAML library writes it (a time such as 2026-12-01T04:00:00.000Z, a UUID, a group id such as
  * 10-backend-group): the router's stamps take this way, the rest goes through the library.
  */
 export function isPlainSafe(text: string): boolean {
+	if (ROUTER_TIME.test(text)) return true;
 	return PLAIN_TEXT.test(text) && !YAML_WORDS.test(text) && !CORE_NUMBER.test(text) && !/:(?: |$)/.test(text);
 }
 

@@ -144,7 +144,7 @@ const PARSED_LIMIT = 256;
 function parseFrontmatterShared(yaml: string): Record<string, unknown> {
 	const hit = parsed.get(yaml);
 	if (hit) return hit;
-	let data: unknown = yaml.trim() === "" ? {} : (parseSimpleYaml(yaml) ?? parseYamlSafe(yaml));
+	let data: unknown = !/\S/.test(yaml) ? {} : (parseSimpleYaml(yaml) ?? parseYamlSafe(yaml));
 	if (data === null || data === undefined) data = {};
 	if (!isPlainObject(data)) throw new YamlError("the frontmatter is not a mapping of fields");
 	if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);

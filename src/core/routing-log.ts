@@ -11,9 +11,20 @@ import { oneLine } from "./text";
 
 const HTML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
+/**
+ * Text every step of escapeCell leaves as it is: letters, digits, ".", "-" and single inner spaces
+ * (ids, UUIDs, group ids), `www.` excepted. What the router logs is nearly always this.
+ */
+const PLAIN_CELL = /^[A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*$/;
+
+function isPlainCell(text: string, max: number): boolean {
+	return text.length <= max && PLAIN_CELL.test(text) && !/www\./i.test(text);
+}
+
 /** A table cell holding `text` as plain text: one line, no HTML, no Markdown structure. */
 export function escapeCell(text: string | undefined, max = 200): string {
 	if (!text) return "";
+	if (isPlainCell(text, max)) return text;
 	return oneLine(text, max)
 		.replace(/[&<>]/g, (c) => HTML_ENTITIES[c])
 		.replace(/[\\`*[\]#!|~=^$%]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
@@ -35,11 +46,19 @@ export function noteLink(path: string): string {
 	return linkByName(path) ?? escapeCell(basename(path));
 }
 
+/** The route cell, `from -&gt; to`: escaped as one text (two plain group ids need no escaping). */
+function routeCell(from: string | undefined, to: string | undefined): string {
+	if (!from && !to) return "";
+	const source = from ?? "?";
+	const target = to ?? "?";
+	if (source.length + target.length <= 190 && isPlainCell(source, 200) && isPlainCell(target, 200)) return `${source} -&gt; ${target}`;
+	return escapeCell(`${source} -> ${target}`);
+}
+
 /** One Markdown table row per decision. */
 export function logLine(d: RoutingDecision): string {
 	const time = new Date(d.time).toISOString().slice(11, 19);
-	const route = d.source_group || d.target_group ? `${d.source_group ?? "?"} -> ${d.target_group ?? "?"}` : "";
-	return `| ${time} | ${d.outcome} | ${escapeCell(d.message_id)} | ${escapeCell(d.trace_id)} | ${escapeCell(route)} | ${escapeCell(d.error_code)} | ${noteLink(d.path)} |\n`;
+	return `| ${time} | ${d.outcome} | ${escapeCell(d.message_id)} | ${escapeCell(d.trace_id)} | ${routeCell(d.source_group, d.target_group)} | ${escapeCell(d.error_code)} | ${noteLink(d.path)} |\n`;
 }
 
 const KNOWN_OUTCOMES: ReadonlySet<string> = new Set(OUTCOMES);

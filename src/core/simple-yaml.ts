@@ -16,8 +16,17 @@ const NO_VALUE = Symbol("no value");
 /** Blank as YAML means it: spaces and tabs only (a no-break or ideographic space is content, not blank). */
 const BLANK = /^[ \t]*$/;
 
+/**
+ * A word that starts with a letter and holds no space, no `#` and no colon at its end or beside
+ * another: never a number (those start with a digit, a sign or a dot), so a string unless it is
+ * null, true or false in some spelling. Most values agents write (ids, group ids, enums) are these.
+ */
+const LETTER_WORD = /^[A-Za-z][A-Za-z0-9_./@+-]*(?::[A-Za-z0-9_./@+-]+)*$/;
+const CORE_WORD = /^(?:null|true|false)$/i;
+
 /** One scalar as the core schema reads it, or NO_VALUE when this reader cannot be sure. */
 function scalar(raw: string): unknown {
+	if (LETTER_WORD.test(raw)) return CORE_WORD.test(raw) ? (raw === "null" ? null : raw === "true" ? true : raw === "false" ? false : NO_VALUE) : raw;
 	const text = raw.replace(/[ \t]+$/, "");
 	if (text === "" || text === "~" || text === "null") return null;
 	if (text === "true") return true;

@@ -10,12 +10,25 @@ export function isIsoTime(text: unknown): text is string {
 	return typeof text === "string" && !Number.isNaN(parseTime(text));
 }
 
+/** The last time read that is not in the router's own form, and what it read as. */
+let lastParsedText: string | null = null;
+let lastParsedMs = Number.NaN;
+
 /** Epoch milliseconds of an ISO 8601 time (UTC when it has no zone), or NaN. Dates are taken as is. */
 export function parseTime(value: unknown): number {
 	if (value instanceof Date) return value.getTime();
 	if (typeof value !== "string") return Number.NaN;
 	const canonical = canonicalTime(value);
 	if (!Number.isNaN(canonical)) return canonical;
+	// A note's own times are read several times in a row (validation, ordering, indexing).
+	if (value === lastParsedText) return lastParsedMs;
+	const ms = parseOtherTime(value);
+	lastParsedText = value;
+	lastParsedMs = ms;
+	return ms;
+}
+
+function parseOtherTime(value: string): number {
 	const m = ISO.exec(value.trim());
 	if (!m) return Number.NaN;
 	const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone = "Z"] = m;
@@ -78,16 +91,23 @@ function zoneOffsetMs(zone: string): number {
 	return sign * (hours * 60 + minutes) * 60000;
 }
 
+/**
+ * The last times written, as a ring of slots: a pass writes the same few instants over and over
+ * (a delivery's now and its expiry, a note's own created).
+ */
+const ISO_SLOTS = 4;
+const isoMs: number[] = new Array<number>(ISO_SLOTS).fill(Number.NaN);
+const isoText: string[] = new Array<string>(ISO_SLOTS).fill("");
+let isoNext = 0;
+
 /** The ISO 8601 UTC form the router writes. */
-let lastMs = Number.NaN;
-let lastIso = "";
-/** The router's form of a time. The last one is kept: a stamp writes the same instant several times. */
 export function iso(ms: number): string {
-	if (ms !== lastMs) {
-		lastIso = new Date(ms).toISOString();
-		lastMs = ms;
-	}
-	return lastIso;
+	for (let i = 0; i < ISO_SLOTS; i++) if (isoMs[i] === ms) return isoText[i];
+	const text = new Date(ms).toISOString();
+	isoMs[isoNext] = ms;
+	isoText[isoNext] = text;
+	isoNext = (isoNext + 1) % ISO_SLOTS;
+	return text;
 }
 
 /** A time value of a note in the router's form (UTC, with Z), or undefined when it is not a time. */

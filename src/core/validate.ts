@@ -91,6 +91,10 @@ const RESPONSE: Record<string, Check> = {
 	late: (v) => (typeof v === "boolean" ? null : `must be true or false, got ${describeValue(v)}`),
 };
 
+/** The checks of each kind in the order their problems are listed. */
+const REQUEST_CHECKS = Object.entries(REQUEST);
+const RESPONSE_CHECKS = Object.entries(RESPONSE);
+
 /** What rule 3 says is wrong with one field of a request (a writer checking its input field by field), or null. */
 export function requestFieldProblem(field: keyof typeof REQUEST, value: unknown): string | null {
 	return REQUEST[field](value);
@@ -107,10 +111,16 @@ const FOREIGN = {
 	response: ["hop_count", "request_type", "priority", "timeout_seconds", "parent_id"],
 } as const;
 
-function normalizeTimes(fields: Record<string, unknown>): void {
-	for (const [key, value] of Object.entries(fields)) {
-		if (value instanceof Date && !Number.isNaN(value.getTime())) fields[key] = value.toISOString();
+/** The fields with each valid Date written as an ISO time: `fields` itself when it holds none. */
+function normalizeTimes(fields: Record<string, unknown>): Record<string, unknown> {
+	let out = fields;
+	for (const key of Object.keys(fields)) {
+		const value = fields[key];
+		if (!(value instanceof Date) || Number.isNaN(value.getTime())) continue;
+		if (out === fields) out = { ...fields };
+		setOwn(out, key, value.toISOString());
 	}
+	return out;
 }
 
 /** The router's name, however it is written (`A2A-Relay ` too). */
@@ -120,8 +130,7 @@ export function isRouterName(value: unknown): boolean {
 
 export function validateRaw(raw: RawMessage, context: ValidationContext = {}): Validation {
 	const problems: Problem[] = [];
-	const fields = { ...raw.fields };
-	normalizeTimes(fields);
+	const fields = normalizeTimes(raw.fields);
 	if (context.noteBytes !== undefined && context.noteBytes > MAX_NOTE_BYTES) {
 		problems.push({ field: "note", message: `is ${context.noteBytes} bytes; the limit is ${MAX_NOTE_BYTES} (100 KB)` });
 	}
@@ -139,14 +148,14 @@ export function validateRaw(raw: RawMessage, context: ValidationContext = {}): V
 		});
 		return { ok: false, problems };
 	}
-	const checks = kind === "request" ? REQUEST : RESPONSE;
+	const checks = kind === "request" ? REQUEST_CHECKS : RESPONSE_CHECKS;
 	for (const field of REQUIRED[kind]) {
 		if (fields[field] === undefined || fields[field] === null) problems.push({ field, message: "is required" });
 	}
 	for (const field of FOREIGN[kind]) {
 		if (fields[field] !== undefined && fields[field] !== null) problems.push({ field, message: `does not belong in a ${kind}` });
 	}
-	for (const [field, check] of Object.entries(checks)) {
+	for (const [field, check] of checks) {
 		const value = fields[field];
 		if (value === undefined || value === null) continue;
 		const problem = check(value);
@@ -169,7 +178,8 @@ export function validateRaw(raw: RawMessage, context: ValidationContext = {}): V
 
 	const envelope: Record<string, unknown> = { kind };
 	const extra: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(fields)) {
+	for (const key of Object.keys(fields)) {
+		const value = fields[key];
 		if (key === "kind") continue;
 		if (isEnvelopeField(key)) {
 			if (value !== undefined && value !== null) envelope[key] = value;
