@@ -1,6 +1,10 @@
 // Small text helpers shared by the parsers and formatters.
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
+const ASCII = /^[\u0000-\u007f]*$/;
+
 export function utf8Length(text: string): number {
+	if (ASCII.test(text)) return text.length;
 	let bytes = 0;
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
