@@ -18,6 +18,7 @@ const PLAIN_PATH = /^(?!\.{1,2}(?:\/|$))(?:[^/]+\/(?!\.{1,2}(?:\/|$)))*[^/]+$/;
 
 export class NodeVault implements VaultPort {
 	readonly dir: string;
+	readonly canLeaveLastStep = true;
 	private readonly folders = new Set<string>();
 	private readonly guard: FolderGuard;
 	private readonly appender = new LogAppender();
@@ -227,7 +228,11 @@ export class NodeVault implements VaultPort {
 				existed = true;
 			}
 			await options.beforeFinish?.(path, existed);
-			await this.remove(source.info.path, source);
+			const finish = async () => {
+				await this.remove(source.info.path, source);
+			};
+			if (options.leaveLastStep) return { path, existed, finish };
+			await finish();
 			return { path, existed };
 		}
 		throw new Error(`no free name in ${folder} for ${source.info.path}`);

@@ -4,9 +4,11 @@ import { logHeader, logLine, parseLogLines, rowLine } from "../core/routing-log"
 import { basename, stem } from "../core/paths";
 import type { VaultPort } from "./vault-port";
 
-// Writes the routing log: one row per decision, appended as soon as the decision is carried out, so
-// that a crash loses no row of a move already made. Recovery asks `hasRow` before writing a row
-// again, and rows of a log's sync-conflict copies are merged into the log.
+// Writes the routing log: one row per decision, appended before the last step of the move it logs, so
+// that a crash loses no row of a move already made. Rows are appended one by one (`write`) or, for a
+// run of deliveries whose last steps wait for them, kept and appended in one write (`keep`, then
+// `release`). Recovery asks `hasRow` before writing a row again, and rows of a log's sync-conflict
+// copies are merged into the log.
 
 /** A log conflict copy's name: `<day> … sync-conflict …`, `<day> (conflicted copy …)`, `<day> (… conflict …)`. */
 const CONFLICT_COPY = /^(\d{4}-\d{2}-\d{2})[ .].*(?:sync-conflict|conflicted copy|\(conflict)/i;
@@ -20,6 +22,14 @@ function isDay(day: string): boolean {
 /** True when every line is one a log note holds: its title, the table's head, rows, blank lines. */
 function onlyLogLines(text: string): boolean {
 	return text.split("\n").every((line) => line.trim() === "" || line.startsWith("| ") || /^# Routing log \d{4}-\d{2}-\d{2}\s*$/.test(line));
+}
+
+/** A row on its way to a log: the log's path, the row's line, its key for `written`. */
+interface LogRowToWrite {
+	path: string;
+	line: string;
+	key: string;
+	decision: RoutingDecision;
 }
 
 export class LogWriter {
@@ -44,23 +54,62 @@ export class LogWriter {
 	 * half way; the row is reported instead.
 	 */
 	async write(decision: RoutingDecision): Promise<void> {
+		const row = this.rowOf(decision);
+		if (row) await this.appendRows([row], false);
+	}
+
+	/**
+	 * Keeps the row of one decision until `release`, which appends the rows kept in one write per
+	 * log. The caller leaves the step the row logs undone until then (a crash before it leaves a
+	 * transfer to finish, which logs the row then).
+	 */
+	keep(decision: RoutingDecision): void {
+		const row = this.rowOf(decision);
+		if (!row) return;
+		this.kept.push(row);
+		this.remember(row.key, row.path, row.decision);
+	}
+
+	/** Appends the rows kept since the last release; never throws (see write). */
+	async release(): Promise<void> {
+		while (this.kept.length > 0) {
+			const path = this.kept[0].path;
+			const rows = this.kept.filter((row) => row.path === path);
+			this.kept = this.kept.filter((row) => row.path !== path);
+			await this.appendRows(rows, true);
+		}
+	}
+
+	private kept: LogRowToWrite[] = [];
+
+	/** The row of a decision for its day's log, or null when it is not written (outside the router's folders, or written already). */
+	private rowOf(decision: RoutingDecision): LogRowToWrite | null {
 		const layout = this.layout();
-		if (!layout.mayWrite(decision.path)) return;
+		if (!layout.mayWrite(decision.path)) return null;
 		const path = this.logPathOf(layout, decision.time);
 		const line = logLine(decision);
 		const key = `${path}\n${line}`;
 		// The same row twice is one event written twice: a step finished again after a sync replaced the
 		// log, or finished by two devices (the port does not append a row another device's log brought).
-		if (this.written.has(key)) return;
+		if (this.written.has(key)) return null;
+		return { path, line, key, decision };
+	}
+
+	/** Appends rows of one log in one write; `remembered` when they were counted as written already. */
+	private async appendRows(rows: LogRowToWrite[], remembered: boolean): Promise<void> {
+		const layout = this.layout();
+		const path = rows[0].path;
 		try {
 			if (!this.folders.has(layout.logFolder)) {
 				await this.port.ensureFolder(layout.logFolder);
 				this.folders.add(layout.logFolder);
 			}
-			await this.port.append(path, line, logHeader(stem(path)));
-			this.remember(key, path, decision);
+			await this.port.append(path, rows.map((row) => row.line).join(""), logHeader(stem(path)));
+			if (!remembered) for (const row of rows) this.remember(row.key, row.path, row.decision);
 		} catch (error) {
-			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${line.trim()}`);
+			if (remembered) for (const row of rows) this.forget(row);
+			const what = rows.length === 1 ? `its row: ${rows[0].line.trim()}` : `its rows: ${rows.map((row) => row.line.trim()).join(" ")}`;
+			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); ${what}`);
 		}
 	}
 
@@ -89,6 +138,11 @@ export class LogWriter {
 		}
 		this.written.add(key);
 		if (decision.message_id) this.writtenRows.add(`${decision.message_id}\n${decision.outcome}`);
+	}
+
+	private forget(row: LogRowToWrite): void {
+		this.written.delete(row.key);
+		if (row.decision.message_id) this.writtenRows.delete(`${row.decision.message_id}\n${row.decision.outcome}`);
 	}
 
 	/** True when the log of `time`'s day already has a row of this outcome for this message. */

@@ -10,15 +10,22 @@ import type { ReadFile } from "./vault-port";
 // src/core/file-names.ts, never over another note: an outbox note carried on as its stamped copy
 // (transfer), and a note the router already stamped moved on (an answered request to its archive).
 
+/** How many transfers share one write of their log rows (see `finishKept`). */
+export const TRANSFERS_PER_LOG_WRITE = 64;
+
 export class NoteWriter {
 	private readonly folders = new Set<string>();
+	/** Transfers whose last step waits for their log rows (see `transfer`'s option keepRow). */
+	private readonly unfinished: { path: string; finish: () => Promise<void> }[] = [];
 
 	constructor(private readonly ctx: Pick<PassContext, "port" | "indexSync" | "log" | "decision">) {}
 
 	/**
 	 * Moves `note` into `folder` as `stamped` (the router's copy of what it read), under a free name,
 	 * and logs `outcome` before the transfer's last step. Null when the note changed since it was
-	 * read: it stays, to be decided again as what it now is.
+	 * read: it stays, to be decided again as what it now is. With `keepRow` (and an adapter that can
+	 * leave a transfer's last step), the row is kept in memory and the note's removal waits with it
+	 * until `finishKept`: many transfers then share one write of the log.
 	 */
 	async transfer(
 		note: { path: string; read: ReadFile },
@@ -27,7 +34,9 @@ export class NoteWriter {
 		stamped: { text: string; fields?: Record<string, unknown> },
 		outcome: RoutingDecision["outcome"],
 		extra: Partial<RoutingDecision> = {},
+		keepRow = false,
 	): Promise<RoutingDecision | null> {
+		const keep = keepRow && this.ctx.port.canLeaveLastStep === true;
 		let decision: RoutingDecision | null = null;
 		// A note that already bears the router's stamps was part way through a transfer when a pass stopped.
 		const resumed = hasRouterStamps(note.read.text);
@@ -36,15 +45,30 @@ export class NoteWriter {
 			beforeFinish: async (path, existed) => {
 				const entry = stamped.fields && !existed ? this.ctx.indexSync.indexFields(path, stamped.fields) : this.ctx.indexSync.indexText(path, stamped.text);
 				decision = this.ctx.decision(outcome, path, note.path, entry, extra);
-				if (!(existed || resumed) || !(await this.ctx.log.hasRow(decision))) await this.ctx.log.write(decision);
+				if (existed || resumed ? await this.ctx.log.hasRow(decision) : false) return;
+				if (keep) this.ctx.log.keep(decision);
+				else await this.ctx.log.write(decision);
 			},
+			leaveLastStep: keep,
 		});
 		if (result === "changed" || result === "missing") {
 			if (decision) this.ctx.indexSync.remove((decision as RoutingDecision).path);
 			return null;
 		}
+		if (result.finish) this.unfinished.push({ path: note.path, finish: result.finish });
 		this.ctx.indexSync.remove(note.path);
 		return decision;
+	}
+
+	/** Transfers kept unfinished (see `transfer`'s option keepRow). */
+	get unfinishedCount(): number {
+		return this.unfinished.length;
+	}
+
+	/** Writes the rows kept, then takes each kept transfer's last step (each through `guarded`). */
+	async finishKept(guarded: (path: string, step: () => Promise<void>) => Promise<void>): Promise<void> {
+		await this.ctx.log.release();
+		for (const transfer of this.unfinished.splice(0)) await guarded(transfer.path, transfer.finish);
 	}
 
 	/** Moves a note into `folder` under the first free name; null when the note is gone. */

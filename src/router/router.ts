@@ -22,7 +22,7 @@ import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { LeaseKeeper } from "./lease-keeper";
 import { LogWriter } from "./log-writer";
-import { NoteWriter } from "./note-writer";
+import { NoteWriter, TRANSFERS_PER_LOG_WRITE } from "./note-writer";
 import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { RouterOptions } from "./router-options";
@@ -138,12 +138,15 @@ export class Router implements PassContext {
 			for (const note of queue) {
 				if (this.lease.renewalDue() && !(await this.lease.ensure())) return report;
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
+				if (this.writer.unfinishedCount >= TRANSFERS_PER_LOG_WRITE) await this.finishKept(report);
 			}
+			await this.finishKept(report);
 			await this.upkeep.run(report);
 			this.forwarder?.scan(report);
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
 			return report;
 		} finally {
+			await this.finishKept(report);
 			report.warnings.push(...this.log.takeProblems());
 			await this.port.flush?.();
 		}
@@ -158,9 +161,16 @@ export class Router implements PassContext {
 		}
 	}
 
+	/** Writes the log rows of the deliveries kept unfinished, then removes their notes from the outboxes. */
+	private finishKept(report: PassReport): Promise<void> {
+		return this.writer.finishKept((path, step) => this.guarded(path, report, step));
+	}
+
 	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
 		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
+		// Only deliveries share a write of their rows: every other step finds the log and the outboxes as they are.
+		if (verdict.action !== "deliver" && verdict.action !== "ignore" && verdict.action !== "wait" && this.writer.unfinishedCount > 0) await this.finishKept(report);
 		const decision = await this.carryOut(note, verdict);
 		if (verdict.action === "wait") {
 			report.waiting.push(note.path);
@@ -212,7 +222,7 @@ export class Router implements PassContext {
 		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
 			stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id }),
 		);
-		return this.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, "delivered");
+		return this.writer.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, "delivered", {}, true);
 	}
 
 	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {

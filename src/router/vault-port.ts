@@ -28,8 +28,12 @@ export interface ReadFile {
 
 export type MoveResult = "moved" | "missing" | "exists";
 
-/** Where a transfer put the note; `existed` when an interrupted transfer had already put it there. */
-export type TransferResult = { path: string; existed: boolean } | "changed" | "missing";
+/**
+ * Where a transfer put the note; `existed` when an interrupted transfer had already put it there.
+ * `finish`, given only when the transfer was asked to leave its last step (option leaveLastStep),
+ * takes that step.
+ */
+export type TransferResult = { path: string; existed: boolean; finish?: () => Promise<void> } | "changed" | "missing";
 
 export interface TransferOptions {
 	/** True for a file already at a destination name that is this very note, written by an interrupted transfer. */
@@ -40,6 +44,12 @@ export interface TransferOptions {
 	 * that an interruption at any point leaves either the row or a transfer to finish.
 	 */
 	beforeFinish?: (path: string, existed: boolean) => Promise<void>;
+	/**
+	 * Leaves the last step (the removal of the note) to the caller, through the result's `finish`: a
+	 * caller that logs many transfers at once calls it once the rows are written. Only for an
+	 * adapter that says `canLeaveLastStep`.
+	 */
+	leaveLastStep?: boolean;
 }
 export type ChangeResult = "done" | "changed" | "missing";
 
@@ -86,6 +96,11 @@ export interface VaultPort {
 	 * moves it.
 	 */
 	transfer(source: ReadFile, folder: string, names: Iterable<string>, text: string, options?: TransferOptions): Promise<TransferResult>;
+	/**
+	 * True when a transfer's last step is the removal of the note, which it can leave to its caller
+	 * (option leaveLastStep): until then the note is in both places, as after an interrupted transfer.
+	 */
+	readonly canLeaveLastStep?: boolean;
 	/**
 	 * Appends `text` (whole lines), creating the file with `header` first when it does not exist.
 	 * "present" when the file already holds those lines and nothing was written: a sync engine may

@@ -182,7 +182,7 @@ describe("two routers on one vault", () => {
 	it("a pass longer than the lease's renewal period keeps its lease: a second router stands by instead of routing alongside", async () => {
 		const { parent, dir } = await makeRoutedVault("a2a-two-");
 		try {
-			const sent = messagesFor(1500, true).filter((s) => s.kind !== "response");
+			const sent = messagesFor(6000, true).filter((s) => s.kind !== "response");
 			for (const s of sent) await atomicWrite(dir, s.rel, s.text);
 			// A short sync margin (renewal every quarter of it, 250 ms at least): A renews several times during its pass.
 			const marginMs = 400;

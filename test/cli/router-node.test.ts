@@ -117,6 +117,38 @@ async function outcome(): Promise<Record<string, string[]>> {
 }
 
 describe("crash safety", () => {
+	it("a pass that stops while the rows of its last deliveries wait to be written leaves them to the next pass: each logged once, each note in one place", async () => {
+		const count = 100;
+		for (let i = 0; i < count; i++) {
+			const trace = `${(i + 1).toString(16).padStart(8, "0")}-0000-4000-8000-00000000000${i % 10}`;
+			await v.write(`${OUT}/ask ${i}.md`, requestNote({ message_id: `kept-${i}`, trace_id: trace }));
+		}
+		// The first append of log rows never returns: the process stops there, its copies made.
+		const stopping = new NodeVault(v.dir);
+		let appends = 0;
+		stopping.append = () => {
+			appends++;
+			return new Promise<never>(() => undefined);
+		};
+		void (await router(stopping)).pass();
+		for (let waited = 0; appends === 0 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+		expect(appends).toBe(1);
+		expect((await v.files(IN)).length).toBeGreaterThan(1);
+		expect((await v.files(OUT)).length).toBe(count);
+		expect(await v.files("A2A/log")).toEqual([]);
+
+		const report = await (await router()).pass();
+		expect(report.failures).toEqual([]);
+		expect((await v.files(IN)).length).toBe(count);
+		expect(await v.files(OUT)).toEqual([]);
+		const [log] = await v.files("A2A/log");
+		const rows = (await v.read(log)).split("\n").filter((line) => line.includes("| delivered |") || line.includes("| duplicate |"));
+		const ids = rows.map((line) => /kept-\d+/.exec(line)?.[0]);
+		expect(rows.every((line) => line.includes("| delivered |"))).toBe(true);
+		expect(new Set(ids).size).toBe(count);
+		expect(ids).toHaveLength(count);
+	});
+
 	it("finishes every interrupted step on the next sweep: nothing lost, nothing twice", async () => {
 		await scenario();
 		await (await router()).pass();

@@ -23,6 +23,7 @@ interface Entry {
 
 export class MemoryVault implements VaultPort {
 	readonly files = new Map<string, Entry>();
+	readonly canLeaveLastStep = true;
 	readonly folders = new Set<string>();
 	/** Every path a mutating call wrote (created, moved to, rewritten, appended, made as a folder). */
 	readonly writes: string[] = [];
@@ -181,7 +182,11 @@ export class MemoryVault implements VaultPort {
 				existed = true;
 			}
 			await options.beforeFinish?.(path, existed);
-			await this.remove(source.info.path, source);
+			const finish = async () => {
+				await this.remove(source.info.path, source);
+			};
+			if (options.leaveLastStep) return { path, existed, finish };
+			await finish();
 			return { path, existed };
 		}
 		throw new Error(`no free name in ${folder} for ${source.info.path}`);
