@@ -151,22 +151,32 @@ export class NodeVault implements VaultPort {
 		try {
 			fs.linkSync(src, dest);
 		} catch (error) {
-			if (isCode(error, "EEXIST")) return "exists";
-			if (isCode(error, "ENOENT")) {
-				if (!lstatFile(src)) return "missing";
-				// The destination folder went away since it was made: make it again.
-				this.folders.delete(path.dirname(dest));
-				this.ensureParent(dest);
-				return this.move(from, to);
+			if (isCode(error, "EEXIST")) {
+				// Both names are one file: a move stopped between its link and its unlink. Finish it.
+				const there = lstatFile(dest);
+				if (!there || fileId(there) !== fileId(before)) return "exists";
+			} else {
+				return this.moveFailed(error, from, to, src, dest);
 			}
-			if (!isCode(error, ...NO_LINKS)) throw error;
-			if (lstatFile(dest) || fs.existsSync(dest)) return "exists";
-			fs.renameSync(src, dest);
-			return "moved";
 		}
 		// Unlink the source only if it is still the file just linked: a file put in its place meanwhile stays.
 		const now = lstatFile(src);
 		if (now && fileId(now) === fileId(before)) fs.unlinkSync(src);
+		return "moved";
+	}
+
+	/** A link that failed for another reason than a taken name: a folder gone, or no hard links here. */
+	private async moveFailed(error: unknown, from: string, to: string, src: string, dest: string): Promise<MoveResult> {
+		if (isCode(error, "ENOENT")) {
+			if (!lstatFile(src)) return "missing";
+			// The destination folder went away since it was made: make it again.
+			this.folders.delete(path.dirname(dest));
+			this.ensureParent(dest);
+			return this.move(from, to);
+		}
+		if (!isCode(error, ...NO_LINKS)) throw error;
+		if (lstatFile(dest) || fs.existsSync(dest)) return "exists";
+		fs.renameSync(src, dest);
 		return "moved";
 	}
 

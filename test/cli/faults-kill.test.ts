@@ -172,7 +172,12 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 			let archived = 0;
 			for (const s of sent) {
 				const copies = byId.get(s.id) ?? [];
-				expect(copies.map((c) => c.file), `${s.id} must be in exactly one place`).toHaveLength(1);
+				if (copies.length !== 1) {
+					const logs = files.filter((f) => f.startsWith("A2A/log/"));
+					for (const f of logs) console.log("LOG", (await fs.readFile(path.join(dir, f), "utf8")).split("\n").filter((l) => l.includes(`| ${s.id} |`) || l.includes(`${s.id}-`)).join("\n"));
+					console.log("DECISIONS", allLines.filter((l) => l.includes(`"${s.id}"`) || l.includes(s.id.replace("-", " "))).join("\n"));
+				}
+				expect(copies.map((c) => c.file), `${s.id} must be in exactly one place: ${JSON.stringify(copies.map((c) => [c.file, c.fm.state, c.fm.delivered_at]))}`).toHaveLength(1);
 				const [copy] = copies;
 				expect(copy.body === s.body, `${s.id}: payload changed:\n${JSON.stringify(copy.body)}\n!=\n${JSON.stringify(s.body)}`).toBe(true);
 				const place = expectRouted(s, sent, copy.file, copy.fm);

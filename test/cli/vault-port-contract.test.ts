@@ -213,6 +213,20 @@ async function raceMoves(port: VaultPort, rounds: number): Promise<{ moved: numb
 }
 
 describe("moves never overwrite (issue 10, item 5)", () => {
+	it("NodeVault finishes a move that a stop left between its link and its unlink (both names one file), and still refuses another file there", async () => {
+		const port = new NodeVault(dir);
+		await port.create("A2A/g/inbox/a.md", "the note");
+		await port.create("A2A/g/inbox/b.md", "another note");
+		await fs.mkdir(path.join(dir, "A2A/g/archive"), { recursive: true });
+		await fs.link(path.join(dir, "A2A/g/inbox/a.md"), path.join(dir, "A2A/g/archive/a.md"));
+		expect(await port.move("A2A/g/inbox/a.md", "A2A/g/archive/a.md")).toBe("moved");
+		expect((await fs.readdir(path.join(dir, "A2A/g/inbox"))).sort()).toEqual(["b.md"]);
+		expect(await fs.readFile(path.join(dir, "A2A/g/archive/a.md"), "utf8")).toBe("the note");
+		expect(await port.move("A2A/g/inbox/b.md", "A2A/g/archive/a.md")).toBe("exists");
+		expect(await fs.readFile(path.join(dir, "A2A/g/archive/a.md"), "utf8")).toBe("the note");
+		expect(await fs.readFile(path.join(dir, "A2A/g/inbox/b.md"), "utf8")).toBe("another note");
+	});
+
 	it("two moves to one name, raced a thousand times in one app: one moves, one is told the name is taken, both notes survive", async () => {
 		for (const port of [new MemoryVault(), await obsidianPort()]) {
 			expect(await raceMoves(port, 1000)).toEqual({ moved: 1000, exists: 1000, files: 2000 });
