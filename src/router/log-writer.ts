@@ -55,7 +55,10 @@ export class LogWriter {
 	 */
 	async write(decision: RoutingDecision): Promise<void> {
 		const row = this.rowOf(decision);
-		if (row) await this.appendRows([row], false);
+		if (!row) return;
+		const error = await this.appendRows([row]);
+		if (error === null) this.remember(row.key, row.path, row.decision);
+		else this.report(row, error);
 	}
 
 	/**
@@ -70,13 +73,29 @@ export class LogWriter {
 		this.remember(row.key, row.path, row.decision);
 	}
 
-	/** Appends the rows kept since the last release; never throws (see write). */
+	/** Drops the rows kept: their steps are left to whoever finishes them (the router that holds the lease). */
+	dropKept(): void {
+		for (const row of this.kept) this.forget(row);
+		this.kept = [];
+	}
+
+	/**
+	 * Appends the rows kept since the last release, one write per log; when that write fails, row by
+	 * row, as `write` would have (a log that cannot be written at all loses the rows, each reported).
+	 * Never throws.
+	 */
 	async release(): Promise<void> {
 		while (this.kept.length > 0) {
 			const path = this.kept[0].path;
 			const rows = this.kept.filter((row) => row.path === path);
 			this.kept = this.kept.filter((row) => row.path !== path);
-			await this.appendRows(rows, true);
+			if ((await this.appendRows(rows)) === null) continue;
+			for (const row of rows) {
+				const error = await this.appendRows([row]);
+				if (error === null) continue;
+				this.forget(row);
+				this.report(row, error);
+			}
 		}
 	}
 
@@ -95,22 +114,23 @@ export class LogWriter {
 		return { path, line, key, decision };
 	}
 
-	/** Appends rows of one log in one write; `remembered` when they were counted as written already. */
-	private async appendRows(rows: LogRowToWrite[], remembered: boolean): Promise<void> {
+	/** Appends rows of one log in one write; the error when it could not, else null. */
+	private async appendRows(rows: LogRowToWrite[]): Promise<unknown> {
 		const layout = this.layout();
-		const path = rows[0].path;
 		try {
 			if (!this.folders.has(layout.logFolder)) {
 				await this.port.ensureFolder(layout.logFolder);
 				this.folders.add(layout.logFolder);
 			}
-			await this.port.append(path, rows.map((row) => row.line).join(""), logHeader(stem(path)));
-			if (!remembered) for (const row of rows) this.remember(row.key, row.path, row.decision);
+			await this.port.append(rows[0].path, rows.map((row) => row.line).join(""), logHeader(stem(rows[0].path)));
+			return null;
 		} catch (error) {
-			if (remembered) for (const row of rows) this.forget(row);
-			const what = rows.length === 1 ? `its row: ${rows[0].line.trim()}` : `its rows: ${rows.map((row) => row.line.trim()).join(" ")}`;
-			this.problems.push(`the log ${path} could not be written (${error instanceof Error ? error.message : String(error)}); ${what}`);
+			return error ?? new Error("unknown error");
 		}
+	}
+
+	private report(row: LogRowToWrite, error: unknown): void {
+		this.problems.push(`the log ${row.path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${row.line.trim()}`);
 	}
 
 	private day: { layout: VaultLayout; number: number; path: string } | null = null;

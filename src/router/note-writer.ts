@@ -71,6 +71,12 @@ export class NoteWriter {
 		for (const transfer of this.unfinished.splice(0)) await guarded(transfer.path, transfer.finish);
 	}
 
+	/** Leaves the kept transfers half done, for the router that holds the lease (see Router.finishInterrupted). */
+	abandonKept(): void {
+		this.ctx.log.dropKept();
+		this.unfinished.length = 0;
+	}
+
 	/** Moves a note into `folder` under the first free name; null when the note is gone. */
 	async move(from: string, folder: string, fileName: string, messageId: string): Promise<string | null> {
 		if (!this.folders.has(folder)) {
