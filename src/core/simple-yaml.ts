@@ -69,7 +69,8 @@ export function parseSimpleYaml(yaml: string): Record<string, unknown> | null {
 		list = null;
 		listKey = null;
 		const match = KEY_LINE.exec(line);
-		if (!match || Object.prototype.hasOwnProperty.call(out, match[1]) || match[1] === "__proto__") return null;
+		// A key the core schema reads as null or a boolean becomes "", "true" or "false": the library's job.
+		if (!match || Object.prototype.hasOwnProperty.call(out, match[1]) || match[1] === "__proto__" || CORE_WORD.test(match[1])) return null;
 		const rawValue = match[2] ?? "";
 		if (BLANK.test(rawValue)) {
 			listKey = match[1];

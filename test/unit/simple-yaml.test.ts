@@ -28,6 +28,15 @@ describe("parseSimpleYaml", () => {
 		}
 	});
 
+	it("leaves a key the core schema reads as null or a boolean (null:, True:, FALSE:) to the library", () => {
+		for (const key of ["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]) {
+			const yaml = `${key}: 1\nname: x\n`;
+			expect(parseSimpleYaml(yaml), yaml).toBeNull();
+			expect(Object.keys(library(yaml) as object)).toEqual([key.toLowerCase() === "null" ? "" : key.toLowerCase(), "name"]);
+		}
+		expect(parseSimpleYaml("nullable: 1\n")).toEqual({ nullable: 1 });
+	});
+
 	it("reads an empty value (spaces and tabs only) as null, as the library does", () => {
 		expect(parseSimpleYaml("status:   \nname: x\n")).toEqual({ status: null, name: "x" });
 		expect(library("status:   \nname: x\n")).toEqual({ status: null, name: "x" });
