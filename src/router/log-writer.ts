@@ -24,6 +24,11 @@ function onlyLogLines(text: string): boolean {
 	return text.split("\n").every((line) => line.trim() === "" || line.startsWith("| ") || /^# Routing log \d{4}-\d{2}-\d{2}\s*$/.test(line));
 }
 
+/** A message id and an outcome, as `writtenRows` holds them. */
+function outcomeKey(decision: Pick<RoutingDecision, "outcome" | "message_id">): string {
+	return `${decision.message_id}\n${decision.outcome}`;
+}
+
 /** A row on its way to a log: the log's path, the row's line, its key for `written`. */
 interface LogRowToWrite {
 	path: string;
@@ -38,6 +43,8 @@ export class LogWriter {
 	private readonly written = new Set<string>();
 	private readonly writtenRows = new Set<string>();
 	private writtenDay = "";
+	/** Rows kept by `keep` until `release`. */
+	private kept: LogRowToWrite[] = [];
 	/** Notes named like conflict copies that are not, already reported. */
 	private readonly keptCopies = new Set<string>();
 	/** What could not be written or merged since the last look: warnings for the pass report. */
@@ -99,8 +106,6 @@ export class LogWriter {
 		}
 	}
 
-	private kept: LogRowToWrite[] = [];
-
 	/** The row of a decision for its day's log, or null when it is not written (outside the router's folders, or written already). */
 	private rowOf(decision: RoutingDecision): LogRowToWrite | null {
 		const layout = this.layout();
@@ -157,18 +162,18 @@ export class LogWriter {
 			this.writtenDay = path;
 		}
 		this.written.add(key);
-		if (decision.message_id) this.writtenRows.add(`${decision.message_id}\n${decision.outcome}`);
+		if (decision.message_id) this.writtenRows.add(outcomeKey(decision));
 	}
 
 	private forget(row: LogRowToWrite): void {
 		this.written.delete(row.key);
-		if (row.decision.message_id) this.writtenRows.delete(`${row.decision.message_id}\n${row.decision.outcome}`);
+		if (row.decision.message_id) this.writtenRows.delete(outcomeKey(row.decision));
 	}
 
 	/** True when the log of `time`'s day already has a row of this outcome for this message. */
 	async hasRow(decision: Pick<RoutingDecision, "outcome" | "message_id" | "time">): Promise<boolean> {
 		if (!decision.message_id) return false;
-		if (this.writtenDay === this.layout().logPath(new Date(decision.time)) && this.writtenRows.has(`${decision.message_id}\n${decision.outcome}`)) return true;
+		if (this.writtenDay === this.layout().logPath(new Date(decision.time)) && this.writtenRows.has(outcomeKey(decision))) return true;
 		const read = await this.port.read(this.layout().logPath(new Date(decision.time))).catch(() => null);
 		if (!read) return false;
 		return parseLogLines(read.text).some((row) => row.messageId === decision.message_id && row.outcome === decision.outcome);

@@ -136,10 +136,7 @@ export class Router implements PassContext {
 			const queue = await this.outboxes.read(paths, report);
 			if (queue.length > 0) await this.indexSync.ensureHistory();
 			for (const note of queue) {
-				if (this.lease.renewalDue() && !(await this.lease.ensure())) {
-					this.writer.abandonKept();
-					return report;
-				}
+				if (await this.lostLease()) return report;
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 				if (this.writer.unfinishedCount >= TRANSFERS_PER_LOG_WRITE) await this.finishKept(report);
 			}
@@ -166,13 +163,18 @@ export class Router implements PassContext {
 
 	/** Writes the log rows of the deliveries kept unfinished, then removes their notes from the outboxes. */
 	private async finishKept(report: PassReport): Promise<void> {
-		if (this.writer.unfinishedCount === 0) return;
-		// A router that lost the lease leaves its half-done deliveries to the one that holds it (finishInterrupted).
-		if (this.lease.renewalDue() && !(await this.lease.ensure())) {
-			this.writer.abandonKept();
-			return;
-		}
+		if (this.writer.unfinishedCount === 0 || (await this.lostLease())) return;
 		await this.writer.finishKept((path, step) => this.guarded(path, report, step));
+	}
+
+	/**
+	 * True when the lease was due for renewal and could not be kept. A router that lost the lease
+	 * leaves its half-done deliveries to the one that holds it (finishInterrupted).
+	 */
+	private async lostLease(): Promise<boolean> {
+		if (!this.lease.renewalDue() || (await this.lease.ensure())) return false;
+		this.writer.abandonKept();
+		return true;
 	}
 
 	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
