@@ -19,7 +19,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 
 const PLUGIN_FILES = ["main.ts", "src/**/*.ts"];
 const PURE_FILES = ["src/core/**/*.ts", "src/router/**/*.ts", "src/actions/**/*.ts"];
-const TOOLING_TS_FILES = ["test/**/*.ts", "test-support/**/*.ts", "cli/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
+const TOOLING_TS_FILES = ["test/**/*.ts", "test-support/**/*.ts", "cli/**/*.ts", "node/**/*.ts", "servers/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "*.config.ts"];
 const JS_FILES = ["**/*.mjs", "**/*.cjs"];
 
 // `acronyms` replaces the rule's default list, so this is the default list of
@@ -153,7 +153,7 @@ export default defineConfig([
 	},
 	{
 		// The CLI runs in plain Node, where `obsidian` has no runtime code at all.
-		files: ["cli/**/*.ts"],
+		files: ["cli/**/*.ts", "node/**/*.ts", "servers/**/*.ts"],
 		rules: {
 			"@typescript-eslint/no-restricted-imports": [
 				"error",

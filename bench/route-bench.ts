@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { NodeVault } from "../cli/node-vault";
+import { NodeVault } from "../node/node-vault";
 import { Router } from "../src/router/router";
 import { GROUPS, outboxNote, outboxPath } from "../test-support/bench-notes";
 import type { OutboxNote } from "../test-support/bench-notes";

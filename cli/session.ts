@@ -4,11 +4,11 @@ import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
-import { HistoryCacheFile, cacheFolder } from "./history-cache-file";
-import { NodeVault } from "./node-vault";
+import { HistoryCacheFile, cacheFolder } from "../node/history-cache-file";
+import { NodeVault } from "../node/node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
-import { cliIdentity, fileObservations } from "./device";
+import { cliIdentity, fileObservations } from "../node/device";
 
 // What every command starts from: the vault folder (`--vault`, default the current directory), the
 // A2A root inside it (`--root`, default A2A), the Node vault adapter and a router over it.

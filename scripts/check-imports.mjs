@@ -1,4 +1,4 @@
-// The import graph of the plugin and the CLI (main.ts, src/, cli/), checked two ways:
+// The import graph of the plugin and the CLI (main.ts, src/, node/, servers/, cli/), checked two ways:
 //
 // 1. No cycle: a module never imports, directly or through others, a module that imports it.
 // 2. Imports point down the layers, never up:
@@ -13,7 +13,11 @@
 //      src/router/        the post office, over the vault port
 //      src/core/          the protocol: pure functions and types
 //
-//    cli/ sits beside the plugin and may use actions, settings, router and core.
+//    The headless side sits beside the plugin, in three layers of its own:
+//      cli/           the `a2a` command line: arguments, commands, the watch loop
+//      servers/       the network servers it starts: servers/a2a (A2A gateway), servers/mcp (MCP)
+//      node/          the Node adapters: NodeVault (the vault port over fs), device state, reports
+//    each of which may use actions, settings, router and core.
 //
 // Imports are read with a regular expression (static `import`/`export ... from`, side-effect
 // imports, `import("...")`); type-only imports count too, since a cycle of types is still a cycle
@@ -34,7 +38,9 @@ export const ALLOWED = {
 	commands: ["core", "router", "settings", "actions", "obsidian", "ui", "obsidian-api"],
 	plugin: ["core", "router", "settings", "actions", "obsidian", "ui", "commands", "obsidian-api"],
 	main: ["plugin", "obsidian-api"],
-	cli: ["core", "router", "settings", "actions", "node"],
+	"node-adapter": ["core", "router", "settings", "actions", "node"],
+	servers: ["core", "router", "settings", "actions", "node", "node-adapter"],
+	cli: ["core", "router", "settings", "actions", "node", "node-adapter", "servers"],
 };
 
 /** The layer of a repository-relative path (with `/`), or of an external module specifier. */
@@ -44,6 +50,8 @@ export function layerOf(file) {
 	const match = /^src\/(core|router|actions|obsidian|ui|commands|plugin)\//.exec(file);
 	if (match) return match[1];
 	if (file.startsWith("cli/")) return "cli";
+	if (file.startsWith("node/")) return "node-adapter";
+	if (file.startsWith("servers/")) return "servers";
 	return null;
 }
 
@@ -175,7 +183,7 @@ function sourceFiles(root) {
 			else if (/\.ts$/.test(name) && !name.endsWith(".d.ts")) files.push(rel);
 		}
 	};
-	for (const dir of ["src", "cli"]) if (existsSync(join(root, dir))) walk(dir);
+	for (const dir of ["src", "node", "servers", "cli"]) if (existsSync(join(root, dir))) walk(dir);
 	return files;
 }
 

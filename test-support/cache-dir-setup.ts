@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // The CLI keeps a copy of each vault's history index under the user's cache folder
-// (cli/history-cache-file.ts). The tests' thousands of temporary vaults keep theirs in one
+// (node/history-cache-file.ts). The tests' thousands of temporary vaults keep theirs in one
 // temporary folder instead, removed when the run ends: a test run leaves nothing in the home folder.
 
 export default function setup(): () => void {

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NodeVault } from "../cli/node-vault";
+import { NodeVault } from "../node/node-vault";
 import { createUnderFreeName } from "../src/router/free-names";
 import { buildResponse, messageFileName } from "../src/core/compose";
 import { readFrontmatter } from "../src/core/frontmatter";

@@ -5,7 +5,7 @@ import { UsageError, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { openSession } from "../session";
 import type { Session } from "../session";
-import { agentFolders } from "../status-report";
+import { agentFolders } from "../../node/status-report";
 
 export const AGENT_HELP = `Usage: a2a agent set NAME key=value... [--vault DIR] [--root NAME] [--json]
        a2a agent finding NAME --action TEXT [--context T] [--data T] [--decisions T] [--next T]

@@ -5,8 +5,8 @@ import type { ConfigFile } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
 import { describeRegistryError } from "../../src/core/registry";
 import type { ParsedArgs } from "../args";
-import { writeWhole } from "../file-ops";
-import { CONFIG_FOLDER, readPluginSettings } from "../plugin-settings";
+import { writeWhole } from "../../node/file-ops";
+import { CONFIG_FOLDER, readPluginSettings } from "../../node/plugin-settings";
 import { createVaultFolderIfMissing, openSession } from "../session";
 import type { Session } from "../session";
 

@@ -4,11 +4,11 @@ import { checkedAgentName } from "../../src/actions/agent-update";
 import { keepIndexFreshWith } from "../../src/router/index-refresh";
 import { one, required } from "../args";
 import type { ParsedArgs } from "../args";
-import { serialQueue } from "../mcp/context";
+import { serialQueue } from "../../servers/mcp/context";
 import { knownGroup } from "../known-group";
-import { IndexWatch } from "../mcp/index-watch";
-import type { McpContext } from "../mcp/context";
-import { MCP_TOOL_NAMES, buildMcpServer } from "../mcp/server";
+import { IndexWatch } from "../../servers/mcp/index-watch";
+import type { McpContext } from "../../servers/mcp/context";
+import { MCP_TOOL_NAMES, buildMcpServer } from "../../servers/mcp/server";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 

@@ -1,11 +1,11 @@
 import type { ParsedArgs } from "../args";
 import { UsageError, one } from "../args";
-import { cliIdentity, processLock } from "../device";
+import { cliIdentity, processLock } from "../../node/device";
 import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
 import { watchRouting } from "../watch-loop";
-import { NODE_TIMERS, SdkRemoteAgents } from "../a2a/sdk-remote-agents";
+import { NODE_TIMERS, SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
 
 export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
                  [--interval MS] [--margin SECONDS]

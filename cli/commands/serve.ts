@@ -1,8 +1,8 @@
 import { promises as fs } from "node:fs";
 import { gatewayGroup } from "../../src/core/registry";
-import { Gateway } from "../a2a/gateway";
-import { A2aHttpServer } from "../a2a/http-server";
-import { isLoopback } from "../a2a/http-io";
+import { Gateway } from "../../servers/a2a/gateway";
+import { A2aHttpServer } from "../../servers/a2a/http-server";
+import { isLoopback } from "../../servers/a2a/http-io";
 import { UsageError, integer, one } from "../args";
 import type { ParsedArgs } from "../args";
 import { VaultError, checkRegistry, openSession } from "../session";

@@ -2,10 +2,10 @@ import { formatAge, isStale } from "../../src/core/agent";
 import { safeRelativeFolder } from "../../src/core/paths";
 import { UsageError, integer, many } from "../args";
 import type { ParsedArgs } from "../args";
-import { readPluginSettings } from "../plugin-settings";
+import { readPluginSettings } from "../../node/plugin-settings";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
-import { agentFolders, statusReport } from "../status-report";
+import { agentFolders, statusReport } from "../../node/status-report";
 
 export const STATUS_HELP = `Usage: a2a status [--json] [--agents FOLDER]... [--stale-minutes N] [--vault DIR] [--root NAME]
 

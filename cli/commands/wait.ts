@@ -4,7 +4,7 @@ import type { RequestState } from "../../src/router/request-state";
 import { UsageError, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { messageText } from "../message-text";
-import { waitForOutcome } from "../response-waiter";
+import { waitForOutcome } from "../../node/response-waiter";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 

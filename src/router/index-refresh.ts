@@ -4,7 +4,7 @@ import type { Router } from "./router";
 // server's mailbox commands). By default: the registry read again, the live folders and the history
 // listed, and only notes the index does not hold yet read. The first call reads every message's
 // head; later ones cost a listing of the message folders. A long-lived process that learns of
-// changes by its own means (file events: cli/mcp/index-watch.ts) registers a cheaper way, and a
+// changes by its own means (file events: servers/mcp/index-watch.ts) registers a cheaper way, and a
 // caller that must not miss a note that moved a moment ago asks for the thorough one. A note changed
 // in place keeps its entry until it moves, in the default way: the router moves a note at every step
 // that matters to a reader (delivered, answered, timed out, taken).

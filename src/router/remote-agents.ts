@@ -3,7 +3,7 @@ import type { GroupEntry } from "../core/registry";
 
 // The narrow port through which the router calls remote A2A agents (groups with `url:`, contract v2
 // section 8). The router stays free of Node and Obsidian: the CLI gives it an adapter over the
-// official @a2a-js/sdk client (cli/a2a/sdk-remote-agents.ts), the plugin one over Obsidian's
+// official @a2a-js/sdk client (servers/a2a/sdk-remote-agents.ts), the plugin one over Obsidian's
 // requestUrl (src/obsidian/request-url-remote-agents.ts). Adapters never throw: every outcome of a
 // call is one of these values, and `bytes` is the size of the answer as it came over the wire.
 

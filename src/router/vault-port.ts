@@ -1,6 +1,6 @@
 // The one narrow port through which the router touches a vault. Two adapters implement it: one over
 // Obsidian's Vault (src/obsidian/obsidian-vault.ts), one over Node's fs for the CLI
-// (cli/node-vault.ts). Paths are vault-relative with `/`. A path the router got from `list` is used
+// (node/node-vault.ts). Paths are vault-relative with `/`. A path the router got from `list` is used
 // exactly as listed (a file name is data: it may hold any character a disk allows); paths the router
 // builds are normalised.
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
-import { NODE_TIMERS } from "../../cli/a2a/sdk-remote-agents";
+import { NodeVault } from "../../node/node-vault";
+import { NODE_TIMERS } from "../../servers/a2a/sdk-remote-agents";
 import type { WireSendParams } from "../../src/core/a2a-wire";
 import type { GroupEntry } from "../../src/core/registry";
 import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";

@@ -1,7 +1,7 @@
 import * as http from "node:http";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { SdkRemoteAgents } from "../../cli/a2a/sdk-remote-agents";
+import { SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
 import { forwardParams } from "../../src/core/remote-request";
 import type { GroupEntry } from "../../src/core/registry";
 

@@ -1,8 +1,8 @@
 import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { Gateway } from "../../cli/a2a/gateway";
-import { A2aHttpServer } from "../../cli/a2a/http-server";
-import { NodeVault } from "../../cli/node-vault";
+import { Gateway } from "../../servers/a2a/gateway";
+import { A2aHttpServer } from "../../servers/a2a/http-server";
+import { NodeVault } from "../../node/node-vault";
 import { Router } from "../../src/router/router";
 import { a2a, makeTempVault } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";

@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { ignoreReason } from "../../src/core/ignore";
 import { isMessagePath } from "../../src/core/message-parse";

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { useCliBundle } from "../helpers/cli-process";
-import { processLockPath } from "../../cli/device";
+import { processLockPath } from "../../node/device";
 import { GROUPS, atomicWrite, expectLoggedExactlyOnce, expectReportedOnce, expectRouted, makeRoutedVault, outboxCount, sleep, walk } from "../helpers/routed-vault";
 import { BOX } from "../helpers/temp-vault";
 

@@ -5,7 +5,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { unquarantineText } from "../../src/core/stamps";
 import { Router } from "../../src/router/router";

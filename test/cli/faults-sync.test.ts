@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { unquarantineText } from "../../src/core/stamps";
 import { Router } from "../../src/router/router";

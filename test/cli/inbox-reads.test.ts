@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { listInbox } from "../../src/router/inbox-listing";
 import { Router } from "../../src/router/router";
 import { BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IndexWatch } from "../../cli/mcp/index-watch";
-import { NodeVault } from "../../cli/node-vault";
+import { IndexWatch } from "../../servers/mcp/index-watch";
+import { NodeVault } from "../../node/node-vault";
 import { keepIndexFreshWith, refreshIndex } from "../../src/router/index-refresh";
 import { Router } from "../../src/router/router";
 import { BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";

@@ -3,7 +3,7 @@ import { syncBuiltinESMExports } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import type { RoutingDecision } from "../../src/core/decision";
 import { VaultLayout } from "../../src/core/layout";
 import { logHeader, logLine, parseLogLines } from "../../src/core/routing-log";

@@ -1,8 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
-import { waitForOutcome } from "../../cli/response-waiter";
+import { NodeVault } from "../../node/node-vault";
+import { waitForOutcome } from "../../node/response-waiter";
 import { findRequest } from "../../src/router/message-lookup";
 import { Router } from "../../src/router/router";
 import { BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { Router } from "../../src/router/router";
 import type { VaultPort } from "../../src/router/vault-port";
 import { BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { planRequest } from "../../src/actions/compose";
 import { planAgent } from "../../src/actions/new-agent";
 import { planReply } from "../../src/actions/reply";

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { readFrontmatter } from "../../src/core/frontmatter";
 import { readRawMessage } from "../../src/core/message-parse";
 import { parseLogLines } from "../../src/core/routing-log";

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 import type { ReadFile, VaultPort } from "../../src/router/vault-port";
 import { createTempHost } from "../../test-support/fake-obsidian/node-host";
@@ -237,7 +237,7 @@ describe("moves never overwrite (issue 10, item 5)", () => {
 		const { spawn } = await import("node:child_process");
 		const { buildSync } = await import("esbuild");
 		const bundle = path.join(dir, "node-vault.cjs");
-		buildSync({ entryPoints: [path.resolve("cli/node-vault.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+		buildSync({ entryPoints: [path.resolve("node/node-vault.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
 		const vault = path.join(dir, "vault");
 		const script = `
 			const { NodeVault } = require(process.argv[1]);

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { TRANSFERS_PER_LOG_WRITE } from "../../src/router/note-writer";
 import { Router } from "../../src/router/router";
 import { recordingPort } from "../helpers/port-calls";

@@ -1,7 +1,7 @@
 import { holdsLines, utf8Length } from "../../src/core/text";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../../src/router/vault-port";
 
-// An in-memory VaultPort with the semantics of cli/node-vault.ts, for tests that push thousands of
+// An in-memory VaultPort with the semantics of node/node-vault.ts, for tests that push thousands of
 // notes through the router: a Map of "disk" path -> { text, mtime } plus the set of folders.
 //
 // - Paths are looked up exactly as NodeVault.abs does (only "/" separates, names as given), and a

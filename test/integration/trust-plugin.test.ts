@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { NodeVault } from "../../cli/node-vault";
+import { NodeVault } from "../../node/node-vault";
 import { Router } from "../../src/router/router";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";

@@ -1,9 +1,9 @@
 import { Role, TaskState } from "@a2a-js/sdk";
 import type { Message, Part } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { CONTEXT_ID_FIELD, messageToRequest } from "../../cli/a2a/mapping/message-to-request";
-import { noteToTask } from "../../cli/a2a/mapping/note-to-task";
-import { ROUTING_EXTENSION, readRoutingMetadata } from "../../cli/a2a/mapping/routing-extension";
+import { CONTEXT_ID_FIELD, messageToRequest } from "../../servers/a2a/mapping/message-to-request";
+import { noteToTask } from "../../servers/a2a/mapping/note-to-task";
+import { ROUTING_EXTENSION, readRoutingMetadata } from "../../servers/a2a/mapping/routing-extension";
 import { uuidFromText } from "../../src/core/hash";
 import type { IndexEntry } from "../../src/core/message-index";
 import { serialiseMessage } from "../../src/core/message-serialise";

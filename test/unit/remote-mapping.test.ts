@@ -1,7 +1,7 @@
 import { SendMessageRequest, Task } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { messageToRequest } from "../../cli/a2a/mapping/message-to-request";
-import { noteToTask } from "../../cli/a2a/mapping/note-to-task";
+import { messageToRequest } from "../../servers/a2a/mapping/message-to-request";
+import { noteToTask } from "../../servers/a2a/mapping/note-to-task";
 import { ROUTING_EXTENSION } from "../../src/core/a2a-routing";
 import type { WireSendResult, WireTask } from "../../src/core/a2a-wire";
 import type { IndexEntry } from "../../src/core/message-index";

@@ -1,7 +1,7 @@
 import type { GroupEntry } from "../../src/core/registry";
 import { gatewayGroup } from "../../src/core/registry";
 import type { Router } from "../../src/router/router";
-import type { NodeVault } from "../node-vault";
+import type { NodeVault } from "../../node/node-vault";
 import { Canceller } from "./cancel";
 import { GatewayOutbox } from "./gateway-outbox";
 import { GatewayWriter } from "./gateway-writer";

@@ -1,5 +1,5 @@
 import type { Router } from "../../src/router/router";
-import type { NodeVault } from "../node-vault";
+import type { NodeVault } from "../../node/node-vault";
 
 // What every tool of one `a2a mcp` server works with: the vault, a router over it (used to read and
 // check, never to route), the group the server speaks for and its agent note. Tool calls touch the

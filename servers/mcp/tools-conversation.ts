@@ -3,7 +3,7 @@ import { findRequest } from "../../src/router/message-lookup";
 import { describeOutcome } from "../../src/router/request-state";
 import { takeResponse } from "../../src/router/take-response";
 import { traceMessages } from "../../src/router/trace-listing";
-import { waitForOutcome } from "../response-waiter";
+import { waitForOutcome } from "../../node/response-waiter";
 import type { McpContext } from "./context";
 import { takeResult, traceResult, waitResult } from "./outputs";
 import { answer } from "./results";

@@ -7,7 +7,14 @@ import type { GroupQueue } from "../src/core/queues";
 import { refreshIndex } from "../src/router/index-refresh";
 import { scanAgents } from "./agent-scan";
 import { readPluginSettings } from "./plugin-settings";
-import type { Session } from "./session";
+import type { NodeVault } from "./node-vault";
+import type { Router } from "../src/router/router";
+
+/** What a status report reads: the vault and its router. */
+interface VaultSession {
+	vault: NodeVault;
+	router: Router;
+}
 
 // What `a2a status --json` prints and the MCP tool `relay_status` returns: every agent (status,
 // progress, last action, stale), every group's queue counts, and a summary line.
@@ -66,7 +73,7 @@ export interface StatusReport {
  * The registry's warnings, and one more when it is a .yaml file: Obsidian Sync carries .yaml files
  * only with "Sync other file types" on (a2a init --registry-note writes the note form).
  */
-async function registryWarnings(session: Pick<Session, "router" | "vault">): Promise<string[]> {
+async function registryWarnings(session: VaultSession): Promise<string[]> {
 	const { router, vault } = session;
 	const warnings = [...router.registry.warnings];
 	if ((await vault.stat(router.layout.registryPath)) && !(await vault.stat(router.layout.registryNotePath))) {
@@ -76,12 +83,12 @@ async function registryWarnings(session: Pick<Session, "router" | "vault">): Pro
 }
 
 /** Where agent notes are: the root's agents folder (new notes go there), the plugin's extra agent folders, then `extra`. */
-export async function agentFolders(session: Pick<Session, "router" | "vault">, extra: string[] = []): Promise<string[]> {
+export async function agentFolders(session: VaultSession, extra: string[] = []): Promise<string[]> {
 	const shared = await readPluginSettings(session.vault.dir);
 	return agentFoldersOf(session.router.layout, [...shared.extraAgentFolders, ...extra]);
 }
 
-export async function statusReport(session: Pick<Session, "router" | "vault">, agentFolders: string[], staleMinutes: number, now: number): Promise<StatusReport> {
+export async function statusReport(session: VaultSession, agentFolders: string[], staleMinutes: number, now: number): Promise<StatusReport> {
 	const { router, vault } = session;
 	const { agents, unreadable } = await scanAgents(vault, agentFolders);
 	await refreshIndex(router);

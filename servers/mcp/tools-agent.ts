@@ -3,8 +3,8 @@ import { appendAgentFinding, updateAgent } from "../../src/actions/agent-update"
 import type { AgentTarget } from "../../src/actions/agent-update";
 import { isFieldName } from "../../src/core/agent-notes";
 import { Refused } from "../../src/router/refused";
-import { readPluginSettings } from "../plugin-settings";
-import { agentFolders, statusReport } from "../status-report";
+import { readPluginSettings } from "../../node/plugin-settings";
+import { agentFolders, statusReport } from "../../node/status-report";
 import type { McpContext } from "./context";
 import { agentStatusResult, findingResult, relayStatusResult } from "./outputs";
 import { answer } from "./results";

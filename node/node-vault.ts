@@ -248,7 +248,7 @@ export class NodeVault implements VaultPort {
 		throw new Error(`no free name in ${folder} for ${source.info.path}`);
 	}
 
-	/** See cli/log-appender.ts. */
+	/** See node/log-appender.ts. */
 	async append(vaultPath: string, text: string, header: string): Promise<"appended" | "present"> {
 		const full = this.abs(vaultPath);
 		return this.appender.append(full, { stat: () => lstatFile(full), create: (content) => this.create(vaultPath, content), assertInside: () => this.assertInside(path.dirname(full)) }, text, header);
