@@ -58,6 +58,6 @@ export function registerConversationTools(server: McpServer, ctx: McpContext): v
 			outputSchema: traceResult,
 			annotations: { readOnlyHint: true },
 		},
-		(args) => answer(ctx, "get_trace", () => traceMessages(ctx.router, args.trace_id)),
+		(args) => answer(ctx, "get_trace", () => traceMessages(ctx.router, args.trace_id, ctx.group)),
 	);
 }

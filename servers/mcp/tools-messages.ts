@@ -63,7 +63,7 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 			outputSchema: messageResult,
 			annotations: { readOnlyHint: true },
 		},
-		(args) => answer(ctx, "read_message", () => readMessage(ctx.router, args.message_id)),
+		(args) => answer(ctx, "read_message", () => readMessage(ctx.router, args.message_id, ctx.group)),
 	);
 
 	server.registerTool(

@@ -11,6 +11,7 @@ import { checkedId, outboxEntries } from "../router/message-lookup";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
 import { createUnderFreeName } from "../router/free-names";
+import { mayRead } from "../router/visibility";
 
 // An agent answers a request delivered to its group (`a2a reply`, the MCP tool `reply`): the
 // response (in_reply_to the request, the same trace) is checked the way the router will check it
@@ -48,11 +49,12 @@ function waitingHint(router: Router, group?: string): string {
 /**
  * The request being answered: the one the router will take the response for (rule 7, by
  * in_reply_to): waiting in an inbox, answered in an archive, or a dead letter (a late answer to a
- * timed-out request is delivered; anything else there is refused by the router's own words).
+ * timed-out request is delivered; anything else there is refused by the router's own words). With
+ * `group`, a request that group may not read (src/router/visibility.ts) is one the relay does not hold.
  */
 function requestToAnswer(router: Router, id: string, group?: string): IndexEntry {
 	const request = requestAnswered(router.index, { in_reply_to: id });
-	if (!request) throw new Refused(`no delivered request has message_id "${id}".${waitingHint(router, group)}`, "message_id");
+	if (!request || !mayRead(request, group)) throw new Refused(`no delivered request has message_id "${id}".${waitingHint(router, group)}`, "message_id");
 	if (group !== undefined && request.targetGroup !== group) {
 		throw new Refused(`request "${id}" was delivered to ${request.targetGroup ?? "another group"}, not to ${group}: a group answers only the requests in its own inbox.${waitingHint(router, group)}`, "message_id");
 	}

@@ -10,10 +10,14 @@ import { detailOf } from "./message-view";
 import type { MessageDetail } from "./message-view";
 import { Refused } from "./refused";
 import type { Router } from "./router";
+import { readable } from "./visibility";
+import type { Reader } from "./visibility";
 
 // Finding a message by its message_id wherever it is now: an inbox, an archive, the dead-letter
 // folder (through the router's index) or still in an outbox (read on demand: the index only counts
-// outbox notes until the router routes them).
+// outbox notes until the router routes them). With a reader (the group an MCP server speaks for),
+// only the copies that group may read are found (src/router/visibility.ts): another pair's message
+// is "not found", in the very words of an unknown id.
 
 /** A message_id given by a caller, checked before it is looked for (it may be anything an agent typed). */
 export function checkedId(id: string, field = "message_id"): string {
@@ -54,13 +58,14 @@ function rank(entry: IndexEntry): number {
 /**
  * Every copy of message `id`, the one that stands for it first: in an inbox, an archive, an
  * outbox, the dead-letter folder, then a duplicate's dead letter, and last a note in an inbox or
- * an archive that the router did not deliver there. Refreshes the index first.
+ * an archive that the router did not deliver there. Refreshes the index first. With `reader`, only
+ * the copies that group may read.
  */
-export async function copiesOf(router: Router, id: string): Promise<IndexEntry[]> {
-	const indexed = () => router.index.withId(id).filter((e) => e.kind !== null);
+export async function copiesOf(router: Router, id: string, reader?: Reader): Promise<IndexEntry[]> {
+	const indexed = () => readable(router.index.withId(id).filter((e) => e.kind !== null), reader);
 	await refreshIndex(router);
 	let copies = indexed();
-	if (copies.length === 0) copies = (await outboxEntries(router)).filter((e) => e.messageId === id && e.kind !== null);
+	if (copies.length === 0) copies = readable((await outboxEntries(router)).filter((e) => e.messageId === id && e.kind !== null), reader);
 	if (copies.length === 0) {
 		// The router may have carried it out of its outbox between the two looks: look at everything again.
 		await refreshIndex(router, { thorough: true });
@@ -73,16 +78,16 @@ export function unknownId(id: string, field = "message_id"): Refused {
 	return new Refused(`no message with message_id "${id}" is in the relay: check the id (the inbox listing shows the ids waiting for a group, send shows the id of a new request)`, field);
 }
 
-/** The copy of a message that stands for it; refused when the relay holds none. */
-export async function findMessage(router: Router, id: string): Promise<IndexEntry> {
-	const [best] = await copiesOf(router, checkedId(id));
+/** The copy of a message that stands for it; refused when the relay holds none (that `reader` may read). */
+export async function findMessage(router: Router, id: string, reader?: Reader): Promise<IndexEntry> {
+	const [best] = await copiesOf(router, checkedId(id), reader);
 	if (!best) throw unknownId(id);
 	return best;
 }
 
-/** One message whole: envelope fields, payload by section, where it is. */
-export async function readMessage(router: Router, id: string): Promise<MessageDetail> {
-	const entry = await findMessage(router, id);
+/** One message whole: envelope fields, payload by section, where it is; with `reader`, only one that group may read. */
+export async function readMessage(router: Router, id: string, reader?: Reader): Promise<MessageDetail> {
+	const entry = await findMessage(router, id, reader);
 	const read = await router.port.read(entry.path, { maxBytes: MAX_NOTE_BYTES });
 	const parsed = read ? readRawMessage(read.text, entry.path) : null;
 	if (!parsed) throw new Refused(`message "${id}" moved while it was being read (it was at ${entry.path}): ask again`, "message_id");
@@ -101,10 +106,10 @@ export function requestAmong(copies: IndexEntry[], group?: string): IndexEntry |
 /**
  * A request by its message_id; with `group`, one that this group sent (without it, the request's
  * own note says who sent it: the best copy's source_group). Refused for an unknown id, a response,
- * or another group's request.
+ * or another group's request; with `group`, a message that group may not read is an unknown id.
  */
 export async function findRequest(router: Router, id: string, group?: string): Promise<IndexEntry> {
-	const copies = await copiesOf(router, checkedId(id));
+	const copies = await copiesOf(router, checkedId(id), group);
 	const request = requestAmong(copies, group);
 	if (request) return request;
 	const other = requestAmong(copies);

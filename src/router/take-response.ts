@@ -67,14 +67,17 @@ async function takeOne(router: Router, response: IndexEntry): Promise<TakenRespo
 	return { message_id: id, in_reply_to: response.inReplyTo ?? null, path: dest };
 }
 
-/** Takes the response `id` names (its own id or its request's); with `group`, only from that group's inbox. */
+/**
+ * Takes the response `id` names (its own id or its request's); with `group`, only from that group's
+ * inbox, and a message that group may not read is an unknown id.
+ */
 export async function takeResponse(router: Router, id: string, group?: string): Promise<TakeResult> {
-	let copies = await copiesOf(router, checkedId(id));
+	let copies = await copiesOf(router, checkedId(id), group);
 	let named = responsesNamed(router, id, copies, group);
 	if (named.length === 0 && copies.some((e) => e.kind === "response")) {
 		// The request it answers may be moving between the router's folders (answered, archived): look at everything again.
 		await refreshIndex(router, { thorough: true });
-		copies = await copiesOf(router, id);
+		copies = await copiesOf(router, id, group);
 		named = responsesNamed(router, id, copies, group);
 	}
 	const waiting = named.filter((e) => heldBy(e, "inbox", group));

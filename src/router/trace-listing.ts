@@ -9,9 +9,12 @@ import { placeOf, summaryOf } from "./message-view";
 import type { MessageSummary, Where } from "./message-view";
 import { Refused } from "./refused";
 import type { Router } from "./router";
+import { takesPart } from "./visibility";
+import type { Reader } from "./visibility";
 
 // `a2a trace` and `get_trace`: every message of one conversation in the order it happened, each
-// with where it is now (an inbox, an outbox, an archive, the dead-letter folder).
+// with where it is now (an inbox, an outbox, an archive, the dead-letter folder). With a reader (the
+// group an MCP server speaks for), only a trace that group takes part in: another is "not found".
 
 export interface TraceMessage extends MessageSummary {
 	where: Where;
@@ -30,7 +33,7 @@ export interface TraceListing {
 /** When a message took its place in the conversation: delivered, else written, else given up on. */
 const when = (e: IndexEntry): string => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
 
-export async function traceMessages(router: Router, traceId: string): Promise<TraceListing> {
+export async function traceMessages(router: Router, traceId: string, reader?: Reader): Promise<TraceListing> {
 	if (!isUuidShaped(traceId)) {
 		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
 	}
@@ -40,7 +43,7 @@ export async function traceMessages(router: Router, traceId: string): Promise<Tr
 	const indexed = router.index.inTrace(traceId).filter((e) => e.kind !== null);
 	const known = new Set(indexed.map((e) => e.messageId));
 	const entries = [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
-	if (entries.length === 0) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
+	if (entries.length === 0 || !takesPart(entries, reader)) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
 	entries.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a.path < b.path ? -1 : 1));
 	const messages: TraceMessage[] = [];
 	for (const entry of entries) {
