@@ -30,7 +30,7 @@ export const sendRequestArgs = z.object({
 	priority: z.enum(PRIORITIES).optional().describe("high only when the answer blocks you; default medium."),
 	// Its range (1 s to 30 days) is the router's rule, checked with the router's words before anything is written.
 	timeout_seconds: z.number().optional().describe("Seconds the other group has to answer before the router retries (then gives up and sends you a timeout response): a whole number from 1 to 2592000 (30 days). Default: the registry's (30)."),
-	trace_id: traceId("To continue a conversation: its trace_id. Leave it out for a new question.").optional(),
+	trace_id: traceId("To continue a conversation your group sent or received a message in: its trace_id. Leave it out for a new question.").optional(),
 	parent_id: messageId("The message_id of the request you are handling while you send this one (lets the relay stop loops). Leave it out at the top of a conversation.").optional(),
 });
 

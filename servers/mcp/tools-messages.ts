@@ -2,7 +2,9 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { replyToRequest } from "../../src/actions/reply-request";
 import { sendRequest } from "../../src/actions/send-request";
 import { listInbox } from "../../src/router/inbox-listing";
+import { isUuidShaped } from "../../src/core/ids";
 import { readMessage } from "../../src/router/message-lookup";
+import { checkTakesPart } from "../../src/router/trace-listing";
 import type { McpContext } from "./context";
 import { inboxResult, messageResult, sentReply, sentRequest } from "./outputs";
 import { answer } from "./results";
@@ -16,13 +18,15 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 		"send_request",
 		{
 			title: "Send a request to another group",
-			description: `Ask another group (agent team) a question, give it a task or ask for an artifact. Writes the request into ${ctx.group}'s outbox; the router delivers it. Returns its message_id: then call wait_for_response with it. Give question (query), task (task) or artifacts. To continue a conversation give its trace_id, and parent_id when you send this while handling a request delivered to you. A request the router would refuse (unknown group, hop limit, loop) is refused here with the router's words, and nothing is sent.`,
+			description: `Ask another group (agent team) a question, give it a task or ask for an artifact. Writes the request into ${ctx.group}'s outbox; the router delivers it. Returns its message_id: then call wait_for_response with it. Give question (query), task (task) or artifacts. To continue a conversation your group takes part in give its trace_id, and parent_id when you send this while handling a request delivered to you. A request the router would refuse (unknown group, hop limit, loop) is refused here with the router's words, and nothing is sent.`,
 			inputSchema: sendRequestArgs,
 			outputSchema: sentRequest,
 		},
 		(args) =>
-			answer(ctx, "send_request", () =>
-				sendRequest(ctx.router, {
+			answer(ctx, "send_request", async () => {
+				// A conversation is continued only by a group that takes part in it (src/router/visibility.ts).
+				if (args.trace_id !== undefined && isUuidShaped(args.trace_id)) await checkTakesPart(ctx.router, args.trace_id, ctx.group);
+				return sendRequest(ctx.router, {
 					from: ctx.group,
 					to: args.to,
 					type: args.type,
@@ -34,8 +38,8 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 					timeoutSeconds: args.timeout_seconds,
 					traceId: args.trace_id,
 					parentId: args.parent_id,
-				}),
-			),
+				});
+			}),
 	);
 
 	server.registerTool(

@@ -33,7 +33,8 @@ export interface TraceListing {
 /** When a message took its place in the conversation: delivered, else written, else given up on. */
 const when = (e: IndexEntry): string => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
 
-export async function traceMessages(router: Router, traceId: string, reader?: Reader): Promise<TraceListing> {
+/** The notes of trace `traceId`, the index's and those still in outboxes; refused unless `reader` takes part in it. */
+async function traceEntries(router: Router, traceId: string, reader?: Reader): Promise<IndexEntry[]> {
 	if (!isUuidShaped(traceId)) {
 		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
 	}
@@ -44,6 +45,26 @@ export async function traceMessages(router: Router, traceId: string, reader?: Re
 	const known = new Set(indexed.map((e) => e.messageId));
 	const entries = [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
 	if (entries.length === 0 || !takesPart(entries, reader)) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
+	return entries;
+}
+
+/**
+ * Refused unless `reader` takes part in trace `traceId`, in the words get_trace has for an unknown
+ * trace: a group continues only a conversation it sent or received a message in (a new one leaves
+ * trace_id out), so naming another pair's trace neither joins it nor tells whether it exists.
+ */
+export async function checkTakesPart(router: Router, traceId: string, reader: Reader): Promise<void> {
+	if (reader === undefined) return;
+	try {
+		await traceEntries(router, traceId, reader);
+	} catch (error) {
+		if (error instanceof Refused) throw new Refused(`${error.message.replace(/\)$/, "")}; to start a new conversation, leave trace_id out)`, "trace_id");
+		throw error;
+	}
+}
+
+export async function traceMessages(router: Router, traceId: string, reader?: Reader): Promise<TraceListing> {
+	const entries = await traceEntries(router, traceId, reader);
 	entries.sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a.path < b.path ? -1 : 1));
 	const messages: TraceMessage[] = [];
 	for (const entry of entries) {

@@ -49,6 +49,9 @@ describe("a2a mcp --group C: another pair's messages and traces are not found", 
 		}
 		for (const trace of [sent.trace_id, waiting.trace_id]) await same("get_trace", (t) => ({ trace_id: t }), trace, UNKNOWN_TRACE);
 		expect((await c.ok<{ messages: unknown[] }>("list_inbox", {})).messages).toEqual([]);
+		// Nor can C join the conversation to read it: naming its trace in a request is refused as a new trace_id is.
+		await same("send_request", (t) => ({ to: A, type: "query", question: "Anything new?", trace_id: t }), sent.trace_id, UNKNOWN_TRACE);
+		await same("get_trace", (t) => ({ trace_id: t }), sent.trace_id, UNKNOWN_TRACE);
 		// Nothing was written on C's behalf.
 		expect(await vault.files(`A2A/groups/${C}`)).toEqual([]);
 
@@ -60,6 +63,8 @@ describe("a2a mcp --group C: another pair's messages and traces are not found", 
 			expect(trace.messages.map((m) => m.message_id)).toEqual([sent.message_id, replied.message_id]);
 		}
 		expect(await a.ok("read_message", { message_id: waiting.message_id })).toMatchObject({ where: "outbox", group: A });
+		// A follow-up in a conversation of one's own is sent.
+		expect(await b.ok("send_request", { to: A, type: "query", question: "Also the length?", trace_id: sent.trace_id })).toMatchObject({ trace_id: sent.trace_id });
 		const cliRead = await a2a(vault.dir, "read", sent.message_id, "--json");
 		expect(cliRead.code).toBe(0);
 		expect(cliRead.json[0]).toMatchObject({ message_id: sent.message_id, source_group: A });
