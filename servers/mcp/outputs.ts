@@ -43,8 +43,9 @@ const summary = open({
 const detail = open({
 	payload: z.record(z.string(), z.unknown()).describe("The message's sections: question, context, task, answer, artifacts..."),
 	...place,
-	truncated: z.literal(true).optional().describe("Only a dead letter larger than a message may be: it is shown cut."),
-}).describe("The note's envelope fields as written (message_id, trace_id, source_group, status...), its payload and where it is.");
+}).describe(
+	"The note's envelope fields as written (message_id, trace_id, source_group, status...), its payload and where it is; truncated: true when a dead letter larger than a message may be is shown cut. Only payload, where, group and path are declared: any other field is the note's own and may hold any value.",
+);
 
 export const sentRequest = open({ path: z.string(), message_id: z.string(), trace_id: z.string(), hop_count: z.number(), parent_id: z.string().nullable() });
 

@@ -9,7 +9,8 @@ import type { McpAgent } from "../../test-support/mcp-agents";
 // every client does), so it validates each structuredContent against the outputSchema it was given and
 // fails the call with -32602 where they disagree. All ten tools, each on a path that succeeds and on
 // one that fails; results in every shape the tools have (a remote group and a router's lease in the
-// status, answered, rejected and pending waits, router-written responses in a trace). Beyond what
+// status, answered, rejected and pending waits, router-written responses in a trace, a note whose own
+// fields are named like a result's). Beyond what
 // the client checks, no result carries a field its schema does not name.
 
 const A = "10-backend-group";
@@ -66,10 +67,12 @@ describe("a2a mcp: every result validates under the official client after tools/
 		await call(a, "take_response", { message_id: replied.message_id });
 		await call(a, "get_trace", { trace_id: sent.trace_id });
 
-		await vault.write(`${BOX(A, "outbox")}/to-nowhere.md`, requestNote({ message_id: "to-nowhere-1", trace_id: "b1b2c3d4-e5f6-7890-abcd-ef1234567890", source_group: A, target_group: "99-nowhere" }));
+		await vault.write(`${BOX(A, "outbox")}/to-nowhere.md`, requestNote({ message_id: "to-nowhere-1", trace_id: "b1b2c3d4-e5f6-7890-abcd-ef1234567890", source_group: A, target_group: "99-nowhere", truncated: "no", where: 7 }));
 		await route();
 		const rejected = data(await call(a, "wait_for_response", { message_id: "to-nowhere-1", timeout_seconds: 5 }));
 		await call(a, "get_trace", { trace_id: "b1b2c3d4-e5f6-7890-abcd-ef1234567890" });
+		// A message read whole carries its note's own fields, even ones named like a result's: still valid.
+		const deadLetter = data(await call(a, "read_message", { message_id: "to-nowhere-1" }));
 		await call(a, "list_inbox", { kind: "responses" });
 		const later = data<{ message_id: string }>(await call(a, "send_request", { to: "30-devops-group", type: "task", task: "Deploy it", timeout_seconds: 600 }));
 		const pending = data(await call(a, "wait_for_response", { message_id: later.message_id, timeout_seconds: 0 }));
@@ -108,6 +111,7 @@ describe("a2a mcp: every result validates under the official client after tools/
 		expect(answered).toMatchObject({ state: "answered", response: { status: "success", payload: { answer: "name and email" } } });
 		expect(rejected).toMatchObject({ state: "rejected", dead_letter: { where: "dead-letter" }, response: { generated_by: "a2a-relay", error_code: "GROUP_NOT_FOUND" } });
 		expect(pending).toMatchObject({ state: "pending" });
+		expect(deadLetter).toMatchObject({ where: "dead-letter", truncated: "no", payload: { question: "What fields are mandatory?" } });
 		expect(status.groups).toContainEqual(expect.objectContaining({ group: "50-partner-group", url: "http://127.0.0.1:9/a2a", forwarded: 0 }));
 		expect(status.summary.router).toMatchObject({ device: expect.any(String), released: true });
 		expect(status.summary.registry_warnings).toContainEqual(expect.stringContaining("registry.yaml is a .yaml file"));
