@@ -71,6 +71,8 @@ export class DeviceState {
 	/** The folder, made when missing; refused unless it is this user's, a real folder, private and outside the vault. */
 	ensureFolder(): string {
 		if (this.checked) return this.folder;
+		const inVault = () => new DeviceStateError(`${this.folder} is inside the vault: a sync service would carry this device's state to other devices. Set XDG_STATE_HOME to a folder outside the vault`);
+		if (isInside(path.resolve(this.folder), this.vaultDir)) throw inVault();
 		let st: fs.Stats;
 		try {
 			st = fs.lstatSync(this.folder);
@@ -87,7 +89,7 @@ export class DeviceState {
 		if (!ownedPrivately(st)) {
 			throw new DeviceStateError(`${this.folder} holds the router's device state but is not private to this user (it must be owned by this user with permissions 0700): run chmod 700 on it, or set XDG_STATE_HOME to a private folder`);
 		}
-		if (isInside(fs.realpathSync(this.folder), this.vaultDir)) throw new DeviceStateError(`${this.folder} is inside the vault: a sync service would carry this device's state to other devices. Set XDG_STATE_HOME to a folder outside the vault`);
+		if (isInside(fs.realpathSync(this.folder), this.vaultDir)) throw inVault();
 		this.checked = true;
 		return this.folder;
 	}
