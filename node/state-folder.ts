@@ -36,11 +36,15 @@ export function stateFolder(env: NodeJS.ProcessEnv = process.env): string | null
 
 const myUid = (): number | null => (typeof process.getuid === "function" ? process.getuid() : null);
 
-/** True for a file or folder of this user's that nobody else may read or write. */
+/**
+ * True for a file or folder of this user's that nobody else may read or write. Where the system has
+ * no POSIX owners and modes (Windows: access is by ACL, and a folder under the user's profile is
+ * private by default) there is nothing to check.
+ */
 export function ownedPrivately(st: fs.Stats): boolean {
 	const uid = myUid();
-	if (uid !== null && st.uid !== uid) return false;
-	return (st.mode & 0o077) === 0;
+	if (uid === null) return true;
+	return st.uid === uid && (st.mode & 0o077) === 0;
 }
 
 const isInside = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : `${outer}${path.sep}`);
