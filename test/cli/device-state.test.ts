@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { deviceState, statePaths } from "../../node/device";
 import { SYSTEM_PROBE, holderRuns } from "../../node/process-lock";
+import { stateFolder } from "../../node/state-folder";
 import type { ProcessProbe } from "../../node/process-lock";
 import { collectLines, useCliBundle } from "../helpers/cli-process";
 import { atomicWrite, makeRoutedVault, outboxCount } from "../helpers/routed-vault";
@@ -44,6 +45,12 @@ async function route(dir: string, extraEnv: Record<string, string> = {}): Promis
 const paths = (dir: string) => statePaths(deviceState(dir, "A2A", env), env);
 
 describe("the state folder", () => {
+	it("is $XDG_STATE_HOME/a2a-relay, else ~/.local/state/a2a-relay (a relative XDG_STATE_HOME is not used)", () => {
+		expect(stateFolder({ XDG_STATE_HOME: "/srv/state", HOME: "/home/ann" })).toBe(path.join("/srv/state", "a2a-relay"));
+		expect(stateFolder({ XDG_STATE_HOME: "state", HOME: "/home/ann" })).toBe(path.join("/home/ann", ".local", "state", "a2a-relay"));
+		expect(stateFolder({ HOME: "/home/ann" })).toBe(path.join("/home/ann", ".local", "state", "a2a-relay"));
+	});
+
 	it("is made private (0700) and refused when open to others, a link, or inside the vault: nothing is routed", async () => {
 		const { dir, folder } = await setUp();
 		await fs.mkdir(folder, { recursive: true, mode: 0o755 });
