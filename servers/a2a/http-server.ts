@@ -117,10 +117,11 @@ export class A2aHttpServer {
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const started = Date.now();
+		const url = req.url ?? "?";
 		let rpcMethod = "-";
 		res.on("close", () => {
 			const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
-			this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(req.url ?? "?")} ${status} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`);
+			this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(url)} ${status} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`);
 		});
 		try {
 			rpcMethod = (await this.route(req, res)) ?? "-";
