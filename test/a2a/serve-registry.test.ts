@@ -23,8 +23,14 @@ describe("a2a serve and the registry", () => {
 		expect(first.gateway_group).toBe(GATEWAY);
 		expect(first.groups.map((g) => g.id)).toEqual([A_GROUP, "20-frontend-group", "40-security-group"]);
 		expect(first.groups[0]).toEqual({ id: A_GROUP, description: "Designs the database and the API", url: served.groupUrl(A_GROUP), card: `${served.groupUrl(A_GROUP)}.well-known/agent-card.json` });
-		const card = (await (await fetch(first.groups[0].card)).json()) as Record<string, unknown>;
-		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
+		const card = (await (await fetch(first.groups[0].card, { headers: { "A2A-Version": "1.0" } })).json()) as Record<string, unknown>;
+		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [
+				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+				{ url: `${served.groupUrl(A_GROUP)}rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+				{ url: `${served.groupUrl(A_GROUP)}rest`, protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+			],
+		});
 		expect(card.capabilities).toMatchObject({ streaming: true, extensions: [{ uri: "urn:a2a-relay:ext:routing:v1" }] });
 		expect((card.skills as { id: string }[]).map((s) => s.id)).toEqual(["query", "task", "artifact"]);
 		expect(JSON.stringify(card)).not.toContain("$case");
