@@ -15,7 +15,7 @@ export const SERVE_HELP = `Usage: a2a serve [--group ID] [--host 127.0.0.1] [--p
 Serves every local group of the registry as an A2A agent that any A2A client can call (protocol 1.0,
 and 0.3 for clients that send no A2A-Version header): its card at
 /groups/<id>/.well-known/agent-card.json, its JSON-RPC endpoint at /groups/<id>/, its HTTP+JSON
-binding at /groups/<id>/rest, and the list of groups with their cards at /. With --group ID that one
+binding below it (/groups/<id>/message:send...), and the list of groups with their cards at /. With --group ID that one
 group is served as a plain agent: its card at /.well-known/agent-card.json, its endpoints at the
 root. A message becomes a request note from the gateway group (a2a-gateway,
 or the group marked gateway: true) into its outbox; the router (the plugin, or a2a route --watch)

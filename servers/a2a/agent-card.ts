@@ -8,8 +8,8 @@ import { ROUTING_EXTENSION, ROUTING_EXTENSION_DESCRIPTION } from "./mapping/rout
 import manifest from "../../manifest.json";
 
 // The agent card of a served group (contract v3, section 8): its name and description from the
-// registry, a JSON-RPC interface at the agent's URL and an HTTP+JSON one at `<url>rest`, each in
-// protocol 1.0 and in 0.3 (the SDK's v0.3 layer answers only interfaces the card lists), streaming, the
+// registry, a JSON-RPC interface and an HTTP+JSON one at the agent's URL (the binding's paths follow
+// it: `/message:send`...), each in protocol 1.0 and in 0.3 (the SDK's v0.3 layer answers only interfaces the card lists), streaming, the
 // relay's routing extension (not required: any A2A client may call), one skill per request type,
 // and the bearer token in the security schemes when the server asks for one. Served with
 // AgentCard.toJSON, which writes the specification's JSON (one-of fields by their names).
@@ -25,9 +25,6 @@ export const RELAY_VERSION = manifest.version;
  * its ## Artifacts, listed as text/uri-list). File bytes (raw parts) are refused: a note cannot hold them.
  */
 export const INPUT_MODES = ["text/plain", "application/json", "text/uri-list"];
-
-/** Where a served agent's HTTP+JSON binding lives, below its URL. */
-export const REST_PATH = "rest";
 
 const SKILL_TEXT: Record<RequestType, { name: string; description: (group: string) => string }> = {
 	query: { name: "Query", description: (g) => `Ask ${g} a question. The message's text becomes the request note's ## Question; the answer comes back as a text artifact.` },
@@ -57,7 +54,8 @@ export function groupUrl(base: string, group: string): string {
 export function agentCard(group: GroupEntry, url: string, withToken: boolean): AgentCard {
 	const v1 = [
 		{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
-		{ url: `${url}${REST_PATH}`, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
+		// Without the final slash: a client appends `/message:send` to it.
+		{ url: url.replace(/\/$/, ""), protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
 	];
 	const card: AgentCard = {
 		name: group.id,

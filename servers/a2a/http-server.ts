@@ -5,9 +5,9 @@ import type { AgentCard } from "@a2a-js/sdk";
 import { isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import { A2A_ERROR_CODE, RequestMalformedError, toRestErrorBody } from "@a2a-js/sdk/errors";
 import type { GroupEntry } from "../../src/core/registry";
-import { REST_PATH, agentCard, groupUrl } from "./agent-card";
-import { agentApp, callSignals } from "./agent-app";
-import type { AgentApp } from "./agent-app";
+import { agentCard, groupUrl } from "./agent-card";
+import { agentApps, callSignals } from "./agent-app";
+import type { AgentApps } from "./agent-app";
 import type { Gateway } from "./gateway";
 import { INVALID_REQUEST, PARSE_ERROR, hasToken, invalidRequest, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
@@ -15,7 +15,7 @@ import { DEFAULT_MAX_WAITING, RETRY_AFTER_SECONDS, restWaits, rpcWaits } from ".
 
 // `a2a serve` on node:http (contract v3, section 8). Without a group: `/` lists the served groups,
 // each group has its card at `/groups/<id>/.well-known/agent-card.json`, its JSON-RPC endpoint at
-// `/groups/<id>/` and its HTTP+JSON binding at `/groups/<id>/rest`. With `group` (`serve --group`)
+// `/groups/<id>/` and its HTTP+JSON binding below the same URL (`/groups/<id>/message:send`...). With `group` (`serve --group`)
 // that one group is a plain agent at the root. Before the SDK's handlers (agent-app.ts) see a call:
 // the host (421), the token (401), the size (413, unread), UTF-8 and JSON (-32700), the JSON-RPC shape
 // (-32600), and the bound on calls that wait (503 with Retry-After). A JSON-RPC call without an
@@ -47,7 +47,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Agent {
 	entry: GroupEntry;
-	app: AgentApp;
+	apps: AgentApps;
 }
 
 const CARD_SUFFIX = `/${AGENT_CARD_PATH}`;
@@ -91,7 +91,7 @@ export class A2aHttpServer {
 		for (const entry of this.gateway.servedGroups()) {
 			if (this.options.group !== undefined && entry.id !== this.options.group) continue;
 			const handler = new GroupRequestHandler(this.gateway, entry.id, this.card(entry, this.base), { maxWaitMs: this.options.maxWaitMs });
-			this.agents.set(entry.id, { entry, app: agentApp(handler, (req) => this.card(entry, this.baseFor(req))) });
+			this.agents.set(entry.id, { entry, apps: agentApps(handler, (req) => this.card(entry, this.baseFor(req))) });
 		}
 	}
 
@@ -166,8 +166,9 @@ export class A2aHttpServer {
 		}
 		const found = this.agentAt(path);
 		const rest = found?.rest ?? "";
-		const restBinding = rest === `/${REST_PATH}` || rest.startsWith(`/${REST_PATH}/`);
-		if (!found || (rest !== "" && rest !== "/" && rest !== CARD_SUFFIX && !restBinding)) {
+		// JSON-RPC is the agent's URL itself; the HTTP+JSON binding's paths follow it (`/message:send`, `/tasks/...`, v0.3's `/v1/...`).
+		const restBinding = rest !== "" && rest !== "/" && rest !== CARD_SUFFIX;
+		if (!found) {
 			const served = this.groups().map((g) => g.id).join(", ") || "none";
 			const where = this.options.group !== undefined ? `the agent is at / (its card at ${CARD_SUFFIX})` : `the served groups are at /groups/<id>/ (${served}); GET / lists them`;
 			sendJson(res, 404, rpcError(null, A2A_ERROR_CODE.METHOD_NOT_FOUND, `no A2A agent at ${logSafe(path)}: ${where}`));
@@ -175,7 +176,7 @@ export class A2aHttpServer {
 		}
 		req.url = `${rest === "" ? "/" : rest}${query === "" ? "" : `?${query}`}`;
 		if (rest === CARD_SUFFIX) {
-			if (read) found.agent.app(req, res);
+			if (read) found.agent.apps.card(req, res);
 			else sendJson(res, 405, { error: "use GET for an agent card" }, { Allow: "GET" });
 			return undefined;
 		}
@@ -183,7 +184,7 @@ export class A2aHttpServer {
 			sendJson(res, 401, { error: "unauthorized: send Authorization: Bearer <token>" }, { "WWW-Authenticate": 'Bearer realm="a2a-relay"' });
 			return undefined;
 		}
-		if (restBinding) return this.restCall(found.agent, req, res, rest.slice(REST_PATH.length + 1));
+		if (restBinding) return this.restCall(found.agent, req, res, rest);
 		if (req.method === "POST") return this.rpcCall(found.agent, req, res);
 		sendJson(res, 405, rpcError(null, INVALID_REQUEST, "JSON-RPC calls use POST"), { Allow: "POST" });
 		return undefined;
@@ -227,7 +228,7 @@ export class A2aHttpServer {
 		// Be liberal in what is accepted: a v1.0 method needs no header to be served as v1.0.
 		if (!hasVersionHeader(req) && isV1JsonRpcMethod(method)) req.headers[A2A_VERSION_HEADER.toLowerCase()] = "1.0";
 		if (rpcWaits(method, params) && !this.admitWaiting(res, () => sendJson(res, 503, rpcError(rpcId(body), A2A_ERROR_CODE.INTERNAL_ERROR, this.busyText()), this.busyHeaders()))) return method;
-		this.dispatch(agent, req, res, body);
+		this.dispatch(agent.apps.rpc, req, res, body);
 		return method;
 	}
 
@@ -248,7 +249,7 @@ export class A2aHttpServer {
 		const version = req.headers[A2A_VERSION_HEADER.toLowerCase()];
 		const legacy = version === undefined || version === "" || version === "0.3";
 		if (restWaits(req.method ?? "", path, body, legacy) && !this.admitWaiting(res, () => sendJson(res, 503, toRestErrorBody(new Error(this.busyText()), 503), this.busyHeaders()))) return path;
-		this.dispatch(agent, req, res, body);
+		this.dispatch(agent.apps.rest, req, res, body);
 		return `${req.method ?? "?"} ${path}`;
 	}
 
@@ -272,7 +273,7 @@ export class A2aHttpServer {
 	}
 
 	/** Hands a checked call to the SDK's handlers, with the signal that its client went away. */
-	private dispatch(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
+	private dispatch(app: (req: http.IncomingMessage, res: http.ServerResponse) => void, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
 		const abort = new AbortController();
 		this.inFlight.add(abort);
 		res.on("close", () => {
@@ -281,7 +282,7 @@ export class A2aHttpServer {
 		});
 		callSignals.set(req.headers, abort.signal);
 		(req as http.IncomingMessage & { body?: unknown }).body = body;
-		agent.app(req, res);
+		app(req, res);
 	}
 
 	/** Stops: ends every stream and wait, drops the connections, closes the listener. */

@@ -33,7 +33,7 @@ const v03Fetch: typeof fetch = async (input, init) => {
 
 const CLIENTS: { name: string; make: (url: string) => Promise<Client>; logged: string }[] = [
 	{ name: "JSON-RPC v1.0", make: (url) => new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ["JSONRPC"] }).createFromUrl(url), logged: "POST / 200 SendMessage" },
-	{ name: "HTTP+JSON v1.0", make: (url) => new ClientFactory({ transports: [new RestTransportFactory()], preferredTransports: ["HTTP+JSON"] }).createFromUrl(url), logged: "POST /rest/message:send 200 POST /message:send" },
+	{ name: "HTTP+JSON v1.0", make: (url) => new ClientFactory({ transports: [new RestTransportFactory()], preferredTransports: ["HTTP+JSON"] }).createFromUrl(url), logged: "POST /message:send 200 POST /message:send" },
 	{
 		name: "JSON-RPC v0.3",
 		make: (url) => new ClientFactory({ transports: [new JsonRpcTransportFactory({ legacyCompat, fetchImpl: v03Fetch })], preferredTransports: ["JSONRPC"], cardResolver: new DefaultAgentCardResolver({ legacyCompat, fetchImpl: v03Fetch }) }).createFromUrl(url),
@@ -42,7 +42,7 @@ const CLIENTS: { name: string; make: (url: string) => Promise<Client>; logged: s
 	{
 		name: "HTTP+JSON v0.3",
 		make: (url) => new ClientFactory({ transports: [new RestTransportFactory({ legacyCompat, fetchImpl: v03Fetch })], preferredTransports: ["HTTP+JSON"], cardResolver: new DefaultAgentCardResolver({ legacyCompat, fetchImpl: v03Fetch }) }).createFromUrl(url),
-		logged: "POST /rest/v1/message:send 201 POST /v1/message:send",
+		logged: "POST /v1/message:send 201 POST /v1/message:send",
 	},
 ];
 
@@ -123,9 +123,9 @@ describe("a2a serve --group: every binding and version the SDK speaks, against t
 		const card = (await (await fetch(a?.card ?? "", { headers: { "A2A-Version": "1.0" } })).json()) as { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] };
 		expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion, i.url])).toEqual([
 			["JSONRPC", "1.0", served.groupUrl(A_GROUP)],
-			["HTTP+JSON", "1.0", `${served.groupUrl(A_GROUP)}rest`],
+			["HTTP+JSON", "1.0", served.groupUrl(A_GROUP).replace(/\/$/, "")],
 			["JSONRPC", "0.3", served.groupUrl(A_GROUP)],
-			["HTTP+JSON", "0.3", `${served.groupUrl(A_GROUP)}rest`],
+			["HTTP+JSON", "0.3", served.groupUrl(A_GROUP).replace(/\/$/, "")],
 		]);
 		expect((await fetch(`${served.url}.well-known/agent-card.json`)).status).toBe(404);
 		const rest = await new ClientFactory({ transports: [new RestTransportFactory()], preferredTransports: ["HTTP+JSON"] }).createFromUrl(served.groupUrl(A_GROUP));

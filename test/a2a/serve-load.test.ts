@@ -97,7 +97,7 @@ describe("a2a serve holds what it can: a bound on waiting calls, times for heade
 			const blocking = await call(served.url, "SendMessage", { message: msg("over-1") });
 			const stream = await call(served.url, "SendStreamingMessage", { message: msg("over-2") });
 			const legacy = await fetch(served.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: "over-3", role: "user", parts: [{ kind: "text", text: "v0.3, blocking" }] }, configuration: { blocking: true } } }) });
-			const rest = await fetch(`${served.url}rest/message:stream`, { method: "POST", headers: { "Content-Type": "application/json", "A2A-Version": "1.0" }, body: JSON.stringify({ message: msg("over-4") }) });
+			const rest = await fetch(`${served.url}message:stream`, { method: "POST", headers: { "Content-Type": "application/json", "A2A-Version": "1.0" }, body: JSON.stringify({ message: msg("over-4") }) });
 			expect([blocking, stream, legacy, rest].map((r) => [r.status, r.headers.get("retry-after")])).toEqual([
 				[503, "5"],
 				[503, "5"],

@@ -26,9 +26,9 @@ describe("a2a serve and the registry", () => {
 		const card = (await (await fetch(first.groups[0].card, { headers: { "A2A-Version": "1.0" } })).json()) as Record<string, unknown>;
 		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [
 				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-				{ url: `${served.groupUrl(A_GROUP)}rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+				{ url: served.groupUrl(A_GROUP).replace(/\/$/, ""), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
 				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
-				{ url: `${served.groupUrl(A_GROUP)}rest`, protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+				{ url: served.groupUrl(A_GROUP).replace(/\/$/, ""), protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
 			],
 		});
 		expect(card.capabilities).toMatchObject({ streaming: true, extensions: [{ uri: "urn:a2a-relay:ext:routing:v1" }] });
