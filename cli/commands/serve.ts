@@ -3,13 +3,14 @@ import { gatewayGroup } from "../../src/core/registry";
 import { Gateway } from "../../servers/a2a/gateway";
 import { A2aHttpServer } from "../../servers/a2a/http-server";
 import { isLoopback } from "../../servers/a2a/http-io";
-import { DEFAULT_MAX_WAITING } from "../../servers/a2a/waiting-calls";
+import { DEFAULT_MAX_WAITING, WaitingGate } from "../../servers/a2a/waiting-calls";
+import { A2aGrpcServer } from "../../servers/a2a/grpc-server";
 import { UsageError, integer, one } from "../args";
 import type { ParsedArgs } from "../args";
 import { VaultError, checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 
-export const SERVE_HELP = `Usage: a2a serve [--group ID] [--host 127.0.0.1] [--port N] [--token-file F] [--interval MS]
+export const SERVE_HELP = `Usage: a2a serve [--group ID [--grpc-port N]] [--host 127.0.0.1] [--port N] [--token-file F] [--interval MS]
                  [--max-waiting N] [--vault DIR] [--root NAME] [--json]
 
 Serves every local group of the registry as an A2A agent that any A2A client can call (protocol 1.0,
@@ -24,6 +25,7 @@ delivers it, and the task follows the note until the answer comes back. a2a serv
 --port        the port (default 41241; 0 picks a free one, printed at start)
 --token-file  a file holding the bearer token every call must carry (Authorization: Bearer ...)
 --interval    how often to look for changes the file system did not report, in ms (default 2000)
+--grpc-port   with --group: serve the group over gRPC too, on this port (0 picks one), listed on its card
 --max-waiting how many calls that wait for a task (blocking sends, streams) are held at once
               (default ${DEFAULT_MAX_WAITING}); past it a call gets 503 with Retry-After
 A group with serve: false in the registry is not served. Ctrl+C stops the server.`;
@@ -50,6 +52,9 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const intervalMs = integer(args, "interval", 50) ?? 2000;
 	const maxWaiting = integer(args, "max-waiting", 1) ?? DEFAULT_MAX_WAITING;
 	const only = one(args, "group");
+	const grpcPort = integer(args, "grpc-port", 0);
+	if (grpcPort !== undefined && only === undefined) throw new UsageError("--grpc-port serves one group: give --group ID too");
+	if (grpcPort !== undefined && grpcPort > 65535) throw new UsageError(`--grpc-port must be at most 65535, got ${grpcPort}`);
 	const token = await readToken(one(args, "token-file"));
 	if (token === null && !isLoopback(host)) {
 		throw new UsageError(`refusing to serve on ${host} without a token: anyone who can reach that address could write into the vault. Give --token-file FILE, or serve on 127.0.0.1`);
@@ -82,25 +87,35 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	process.once("SIGTERM", stop);
 	signal?.addEventListener("abort", stop);
 	await gateway.start();
-	server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line), group: only, maxWaiting });
+	const waiting = new WaitingGate(maxWaiting);
+	let grpc: A2aGrpcServer | null = null;
+	let grpcUrl: string | undefined;
 	let base: string;
 	try {
+		if (grpcPort !== undefined && only !== undefined) {
+			grpc = new A2aGrpcServer({ handler: () => server?.handlerFor(only), token, waiting });
+			grpcUrl = `${host.includes(":") ? `[${host}]` : host}:${await grpc.listen(host, grpcPort)}`;
+		}
+		server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line), group: only, waiting, grpcUrl });
 		base = await server.listen();
 	} catch (error) {
+		grpc?.close();
 		await gateway.stop();
 		process.off("SIGINT", stop);
 		process.off("SIGTERM", stop);
-		throw new UsageError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+		throw new UsageError(`cannot listen on ${host}:${grpcUrl === undefined && grpc !== null ? grpcPort : port}: ${(error as Error).message}`);
 	}
 	const groups = server.groups().map((g) => ({ id: g.id, url: server.agentUrl(base, g.id) }));
-	if (session.json) io.out(JSON.stringify({ url: base, gateway_group: gatewayId, groups, token: token !== null }));
+	if (session.json) io.out(JSON.stringify({ url: base, gateway_group: gatewayId, groups, token: token !== null, ...(grpcUrl === undefined ? {} : { grpc: grpcUrl }) }));
 	else {
 		io.out(`Serving ${groups.length} group(s) as A2A agents at ${base} (requests come from ${gatewayId}); press Ctrl+C to stop.`);
 		for (const g of groups) io.out(`  ${g.id}: ${g.url}`);
+		if (grpcUrl !== undefined) io.out(`  gRPC: ${grpcUrl}`);
 	}
 	await stopped;
 	process.off("SIGINT", stop);
 	process.off("SIGTERM", stop);
+	grpc?.close();
 	await server.close();
 	await gateway.stop();
 	io.err("a2a serve: stopped.");

@@ -51,7 +51,7 @@ export function groupUrl(base: string, group: string): string {
 }
 
 /** `url` is the agent's URL ending with `/`: `groupUrl(base, id)`, or the server's base for `serve --group`. */
-export function agentCard(group: GroupEntry, url: string, withToken: boolean): AgentCard {
+export function agentCard(group: GroupEntry, url: string, withToken: boolean, grpcUrl?: string): AgentCard {
 	const v1 = [
 		{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
 		// Without the final slash: a client appends `/message:send` to it.
@@ -61,7 +61,8 @@ export function agentCard(group: GroupEntry, url: string, withToken: boolean): A
 		name: group.id,
 		description: group.description ?? `The group ${group.id} of an A2A Relay vault: its agents read requests from their inbox and answer through the relay.`,
 		version: RELAY_VERSION,
-		supportedInterfaces: duplicateInterfacesForLegacy(v1, ["JSONRPC", "HTTP+JSON"]),
+		// gRPC (`serve --group G --grpc-port N`) in v1.0 only: the SDK's v0.3 gRPC service is another one.
+		supportedInterfaces: [...duplicateInterfacesForLegacy(v1, ["JSONRPC", "HTTP+JSON"]), ...(grpcUrl === undefined ? [] : [{ url: grpcUrl, protocolBinding: "GRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }])],
 		provider: undefined,
 		capabilities: {
 			streaming: true,

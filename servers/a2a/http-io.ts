@@ -83,8 +83,12 @@ const digest = (text: string) => createHash("sha256").update(text, "utf8").diges
 
 /** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
 export function hasToken(req: IncomingMessage, token: string): boolean {
-	const header = req.headers.authorization ?? "";
-	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+	return tokenMatches(req.headers.authorization ?? "", token);
+}
+
+/** True when an authorization value is `Bearer <token>` (compared in constant time); HTTP and gRPC alike. */
+export function tokenMatches(authorization: string, token: string): boolean {
+	const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
 	return match !== null && timingSafeEqual(digest(match[1]), digest(token));
 }
 

@@ -11,7 +11,7 @@ import type { AgentApps } from "./agent-app";
 import type { Gateway } from "./gateway";
 import { INVALID_REQUEST, PARSE_ERROR, hasToken, invalidRequest, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
-import { DEFAULT_MAX_WAITING, RETRY_AFTER_SECONDS, restWaits, rpcWaits } from "./waiting-calls";
+import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting-calls";
 
 // `a2a serve` on node:http (contract v3, section 8). Without a group: `/` lists the served groups,
 // each group has its card at `/groups/<id>/.well-known/agent-card.json`, its JSON-RPC endpoint at
@@ -33,8 +33,10 @@ export interface HttpServerOptions {
 	maxWaitMs?: number;
 	/** Serve this group alone, as a plain agent at the root. */
 	group?: string;
-	/** How many calls that wait (blocking sends, streams) are held at once; past it, 503. */
-	maxWaiting?: number;
+	/** How many calls that wait (blocking sends, streams) are held at once (shared with the gRPC listener); past it, 503. */
+	waiting?: WaitingGate;
+	/** The address of the gRPC listener serving the group (`serve --group` with `--grpc-port`), listed on its card. */
+	grpcUrl?: string;
 	/** A request's headers must have arrived by this time (ms), its body by `requestTimeoutMs`. */
 	headersTimeoutMs?: number;
 	requestTimeoutMs?: number;
@@ -47,6 +49,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Agent {
 	entry: GroupEntry;
+	handler: GroupRequestHandler;
 	apps: AgentApps;
 }
 
@@ -56,7 +59,7 @@ export class A2aHttpServer {
 	private readonly server: http.Server;
 	private readonly agents = new Map<string, Agent>();
 	private readonly inFlight = new Set<AbortController>();
-	private waiting = 0;
+	private readonly waiting: WaitingGate;
 	private base = "";
 
 	constructor(
@@ -70,6 +73,7 @@ export class A2aHttpServer {
 			connectionsCheckingInterval: options.timeoutCheckMs ?? 1000,
 		});
 		this.server.on("request", (req, res) => void this.handle(req, res));
+		this.waiting = options.waiting ?? new WaitingGate();
 	}
 
 	/** Listens; resolves with the server's base URL (ending with `/`). */
@@ -91,8 +95,13 @@ export class A2aHttpServer {
 		for (const entry of this.gateway.servedGroups()) {
 			if (this.options.group !== undefined && entry.id !== this.options.group) continue;
 			const handler = new GroupRequestHandler(this.gateway, entry.id, this.card(entry, this.base), { maxWaitMs: this.options.maxWaitMs });
-			this.agents.set(entry.id, { entry, apps: agentApps(handler, (req) => this.card(entry, this.baseFor(req))) });
+			this.agents.set(entry.id, { entry, handler, apps: agentApps(handler, (req) => this.card(entry, this.baseFor(req))) });
 		}
+	}
+
+	/** The request handler serving a group now (a registry change builds new ones). */
+	handlerFor(group: string): GroupRequestHandler | undefined {
+		return this.agents.get(group)?.handler;
 	}
 
 	groups(): GroupEntry[] {
@@ -105,7 +114,7 @@ export class A2aHttpServer {
 	}
 
 	private card(entry: GroupEntry, base: string): AgentCard {
-		return agentCard(entry, this.agentUrl(base, entry.id), this.options.token !== null);
+		return agentCard(entry, this.agentUrl(base, entry.id), this.options.token !== null, this.options.grpcUrl);
 	}
 
 	/** The base URL a client reached: the bound address, or the Host header when bound to every address. */
@@ -254,7 +263,7 @@ export class A2aHttpServer {
 	}
 
 	private busyText(): string {
-		return `the server holds ${this.waiting} waiting calls (blocking sends and streams), its limit: retry in ${RETRY_AFTER_SECONDS} s, or send with returnImmediately and read the task with GetTask`;
+		return this.waiting.busyText();
 	}
 
 	private busyHeaders(): Record<string, string> {
@@ -263,12 +272,12 @@ export class A2aHttpServer {
 
 	/** Counts a call that waits, until its response closes; false (after `refuse`) past the bound. */
 	private admitWaiting(res: http.ServerResponse, refuse: () => void): boolean {
-		if (this.waiting >= (this.options.maxWaiting ?? DEFAULT_MAX_WAITING)) {
+		const release = this.waiting.enter();
+		if (release === null) {
 			refuse();
 			return false;
 		}
-		this.waiting++;
-		res.once("close", () => this.waiting--);
+		res.once("close", release);
 		return true;
 	}
 

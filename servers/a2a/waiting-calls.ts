@@ -44,3 +44,30 @@ export function restWaits(method: string, path: string, body: unknown, legacy: b
 	if (/:stream$|:subscribe$/.test(path)) return method === "POST" || method === "GET";
 	return method === "POST" && /\/message:send$/.test(path) && sendBlocks(body, legacy);
 }
+
+/** The count of waiting calls, shared by every listener of one `a2a serve` (HTTP and gRPC). */
+export class WaitingGate {
+	private held = 0;
+
+	constructor(readonly max: number = DEFAULT_MAX_WAITING) {}
+
+	get count(): number {
+		return this.held;
+	}
+
+	/** Takes a place; returns its release (callable more than once), or null past the bound. */
+	enter(): (() => void) | null {
+		if (this.held >= this.max) return null;
+		this.held++;
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.held--;
+		};
+	}
+
+	busyText(): string {
+		return `the server holds ${this.held} waiting calls (blocking sends and streams), its limit: retry in ${RETRY_AFTER_SECONDS} s, or send with returnImmediately and read the task with GetTask`;
+	}
+}

@@ -1,6 +1,9 @@
+import { promises as fs } from "node:fs";
 import { TaskState } from "@a2a-js/sdk";
 import type { Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import * as grpc from "@grpc/grpc-js";
 import type { Client } from "@a2a-js/sdk/client";
 import { describe, expect, it } from "vitest";
 import { startScriptedAgent } from "../../test-support/scripted-agent";
@@ -111,6 +114,40 @@ describe("a2a serve --group: every binding and version the SDK speaks, against t
 			expect([v1.error, task?.id, task?.status.state]).toEqual([undefined, "raw-10", "TASK_STATE_COMPLETED"]);
 		} finally {
 			await agent.stop();
+		}
+	});
+
+	it("with --grpc-port the SDK's gRPC client sends, gets the answer and reads the task; a wrong token is UNAUTHENTICATED", async () => {
+		const v = await h.vault();
+		h.router(v.dir);
+		const tokenFile = `${v.dir}.token`;
+		await fs.writeFile(tokenFile, "grpc-token-of-the-test\n");
+		const served = await h.serve(v.dir, ["--group", B_GROUP, "--grpc-port", "0", "--token-file", tokenFile]);
+		const agent = startScriptedAgent(v.dir, B_GROUP, (id) => `answer to ${id}`);
+		try {
+			const json = JSON.parse(served.stdout.find((l) => l.startsWith("{")) ?? "{}") as { grpc?: string };
+			const withToken = (token: string) => {
+				const auth: grpc.Interceptor = (options, nextCall) =>
+					new grpc.InterceptingCall(nextCall(options), {
+						start: (metadata, listener, next) => {
+							metadata.set("authorization", `Bearer ${token}`);
+							next(metadata, listener);
+						},
+					});
+				const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), Authorization: `Bearer ${token}` } });
+				return new ClientFactory({ transports: [new GrpcTransportFactory({ grpcCallOptions: { interceptors: [auth] }, grpcChannelCredentials: grpc.credentials.createInsecure() })], preferredTransports: ["GRPC"], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) }).createFromUrl(served.url);
+			};
+			const client = await withToken("grpc-token-of-the-test");
+			const task = await send(client, userMessage("grpc-1", "a question over gRPC"));
+			const read = await getTask(client, "grpc-1");
+			expect([task.id, task.status?.state, textOfParts(task.artifacts[0]?.parts)]).toEqual(["grpc-1", TaskState.TASK_STATE_COMPLETED, "answer to grpc-1"]);
+			expect([read.status?.state, textOfParts(read.artifacts[0]?.parts)]).toEqual([TaskState.TASK_STATE_COMPLETED, "answer to grpc-1"]);
+			expect(json.grpc).toMatch(/^127\.0\.0\.1:\d+$/);
+			const wrong = await withToken("not-the-token-at-all");
+			await expect(getTask(wrong, "grpc-1")).rejects.toThrow(/unauthorized: send the metadata authorization/);
+		} finally {
+			await agent.stop();
+			await fs.rm(tokenFile, { force: true });
 		}
 	});
 
