@@ -2,6 +2,8 @@ import * as net from "node:net";
 import { TaskState } from "@a2a-js/sdk";
 import type { Task } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { Gateway } from "../../servers/a2a/gateway";
 import { A2aHttpServer } from "../../servers/a2a/http-server";
 import { NodeVault } from "../../node/node-vault";
@@ -85,10 +87,10 @@ describe("a2a serve holds what it can: a bound on waiting calls, times for heade
 		fetch(url, { method: "POST", signal, headers: { "Content-Type": "application/json", "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
 	const msg = (messageId: string) => ({ messageId, role: "ROLE_USER", parts: [{ text: `question ${messageId}` }] });
 
-	it(`past --max-waiting ${WAITING}, a blocking send or a stream gets 503 with Retry-After; other calls go on; a freed place is taken again`, async () => {
+	it(`past --max-waiting ${WAITING}, a blocking send or a stream gets 503 with Retry-After (gRPC: RESOURCE_EXHAUSTED); other calls go on; a freed place is taken again`, async () => {
 		const v = await h.vault();
 		// No router runs: nothing answers, so every blocking call waits.
-		const served = await h.serve(v.dir, ["--group", A_GROUP, "--max-waiting", String(WAITING)]);
+		const served = await h.serve(v.dir, ["--group", A_GROUP, "--max-waiting", String(WAITING), "--grpc-port", "0"]);
 		const streams = Array.from({ length: WAITING }, () => new AbortController());
 		try {
 			const held = await Promise.all(streams.map((c, i) => call(served.url, "SendStreamingMessage", { message: msg(`held-${i}`) }, c.signal)));
@@ -105,8 +107,11 @@ describe("a2a serve holds what it can: a bound on waiting calls, times for heade
 				[503, "5"],
 			]);
 			expect(((await blocking.json()) as { error: { message: string } }).error.message).toMatch(/returnImmediately/);
+			// The gRPC listener shares the bound: RESOURCE_EXHAUSTED.
+			const grpcClient = await new ClientFactory({ transports: [new GrpcTransportFactory()], preferredTransports: ["GRPC"] }).createFromUrl(served.url);
+			await expect(send(grpcClient, userMessage("over-5", "over gRPC"))).rejects.toThrow(/waiting calls/);
 			// Nothing refused was written; what does not wait is served.
-			expect((await notesWithId(v, "over-1")).length + (await notesWithId(v, "over-2")).length + (await notesWithId(v, "over-4")).length).toBe(0);
+			expect((await notesWithId(v, "over-1")).length + (await notesWithId(v, "over-2")).length + (await notesWithId(v, "over-4")).length + (await notesWithId(v, "over-5")).length).toBe(0);
 			const quick = (await (await call(served.url, "SendMessage", { message: msg("quick-1"), configuration: { returnImmediately: true } })).json()) as { result: { task: { id: string } } };
 			expect(quick.result.task.id).toBe("quick-1");
 			const read = (await (await call(served.url, "GetTask", { id: "held-0" })).json()) as { result: { id: string } };
