@@ -92,7 +92,7 @@ describe("a2a serve --group: every binding and version the SDK speaks, against t
 		}
 	});
 
-	it("a raw v0.3 message/send with no A2A-Version header gets a v0.3 task, and tasks/get reads it; a header-less SendMessage is served as v1.0", async () => {
+	it("a raw v0.3 message/send with no A2A-Version header gets a v0.3 task, and tasks/get reads it; a header-less SendMessage (or v1.0 HTTP+JSON path) is served as v1.0", async () => {
 		const { served, agent } = await answeredServer();
 		try {
 			const rpc = async (method: string, params: unknown) => {
@@ -112,6 +112,10 @@ describe("a2a serve --group: every binding and version the SDK speaks, against t
 			const v1 = await rpc("SendMessage", { message: { messageId: "raw-10", role: "ROLE_USER", parts: [{ text: "a v1.0 question, no header" }] } });
 			const task = v1.result?.task as { id: string; status: { state: string } } | undefined;
 			expect([v1.error, task?.id, task?.status.state]).toEqual([undefined, "raw-10", "TASK_STATE_COMPLETED"]);
+			// Over HTTP+JSON the path says the version: a header-less call of a v1.0 path is v1.0.
+			const rest = await fetch(`${served.url}message:send`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: { messageId: "raw-rest", role: "ROLE_USER", parts: [{ text: "v1.0 over HTTP+JSON, no header" }] } }) });
+			const restTask = ((await rest.json()) as { task?: { id: string; status: { state: string } } }).task;
+			expect([rest.status, restTask?.id, restTask?.status.state]).toEqual([200, "raw-rest", "TASK_STATE_COMPLETED"]);
 		} finally {
 			await agent.stop();
 		}
