@@ -9,7 +9,7 @@ import { agentCard, groupUrl } from "./agent-card";
 import { agentApps, callSignals } from "./agent-app";
 import type { AgentApps } from "./agent-app";
 import type { Gateway } from "./gateway";
-import { INVALID_REQUEST, PARSE_ERROR, hasToken, invalidRequest, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
+import { INVALID_REQUEST, PARSE_ERROR, hasToken, hasVersionHeader, invalidRequest, isLocalHost, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
 import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting-calls";
 
@@ -300,16 +300,4 @@ export class A2aHttpServer {
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
-}
-
-function hasVersionHeader(req: http.IncomingMessage): boolean {
-	const value = req.headers[A2A_VERSION_HEADER.toLowerCase()];
-	return typeof value === "string" && value !== "";
-}
-
-/** True when a Host header names this machine: a loopback name or address, or the address the server is bound to. */
-function isLocalHost(header: string | undefined, bound: string): boolean {
-	if (header === undefined) return true;
-	const name = header.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
-	return name === "localhost" || name === "127.0.0.1" || name === "::1" || name === bound.toLowerCase() || /^127(\.\d{1,3}){3}$/.test(name);
 }
