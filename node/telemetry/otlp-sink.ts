@@ -88,16 +88,16 @@ export class OtlpSink implements SpanSink {
 			record.name,
 			{
 				kind: api.SpanKind.PRODUCER,
-				startTime: record.startMs,
+				startTime: new Date(record.startMs),
 				attributes: record.attributes,
 				links: record.links.map((l) => ({ context: { traceId: l.traceId, spanId: l.spanId, traceFlags: l.sampled ? 1 : 0, isRemote: true } })),
 				root: record.parentSpanId === undefined,
 			},
 			parent,
 		);
-		for (const event of record.events) span.addEvent(event.name, event.attributes, event.timeMs);
+		for (const event of record.events) span.addEvent(event.name, event.attributes, new Date(event.timeMs));
 		if (record.error) span.setStatus({ code: api.SpanStatusCode.ERROR, message: record.error.message ? `${record.error.code}: ${record.error.message}` : record.error.code });
-		span.end(record.endMs);
+		span.end(new Date(record.endMs));
 	}
 
 	/** How many spans could not be sent (the queue was full, or the collector refused or could not be reached). */
