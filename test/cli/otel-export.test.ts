@@ -117,6 +117,9 @@ describe("OpenTelemetry spans of a conversation routed by a2a route --watch", ()
 		// One span per message, and no text an agent wrote.
 		expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
 		expect(JSON.stringify(spans)).not.toMatch(/secret (question|answer) text|too late/);
+		// What an agent reads of a message names the relay's span of it, to continue the trace from.
+		const read = await a2a(v.dir, "read", delegated, "--json");
+		expect(read.json[0].relay_traceparent).toBe(`00-${TRACE_HEX}-${delegatedSpan.spanId}-01`);
 	}, 60_000);
 
 	it("names the same hops alike from two routers of one vault's copies", async () => {
