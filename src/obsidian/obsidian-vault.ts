@@ -33,6 +33,12 @@ export class ObsidianVault implements VaultPort {
 		return Promise.resolve(files.map((f) => f.path));
 	}
 
+	listFolders(folder: string): Promise<string[]> {
+		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
+		const folders = dir ? dir.children.filter((c): c is TFolder => c instanceof TFolder) : [];
+		return Promise.resolve(folders.map((f) => f.path));
+	}
+
 	listRecursive(folder: string): Promise<FileInfo[]> {
 		const out: FileInfo[] = [];
 		const walk = (dir: TFolder) => {
