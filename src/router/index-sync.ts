@@ -120,6 +120,7 @@ export class IndexSync {
 				cached.entry.location = layout.locate(path);
 				this.index.set(cached.entry);
 				kept.set(path, cached);
+				await this.maybeYield();
 				continue;
 			}
 			reads++;

@@ -37,7 +37,6 @@ describe("the bases a2a init and Create registry and group folders write", () =>
 		const formulas = bases.get("A2A/Messages.base")?.formulas ?? {};
 		// The formulas use the part of Bases' language that reads as JavaScript once if() is a function.
 		const evaluate = (formula: string, folder: string): unknown =>
-			// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a test evaluating the base's own formula text
 			new Function("file", "iff", `return ${formula.replace(/\bif\(/g, "iff(")};`)({ folder }, (c: boolean, a: unknown, b: unknown) => (c ? a : b));
 		const cases: [string, string, string][] = [
 			["A2A/groups/20-frontend-group/archive/2026-12", "archive", "2026-12"],
