@@ -20,7 +20,8 @@ export class ObsidianVault implements VaultPort {
 	constructor(private readonly app: App) {}
 
 	private file(path: string): TFile | null {
-		return this.app.vault.getFileByPath(normalizePath(path));
+		// A path the router listed is the vault's own (normalised) path: found without normalising it again.
+		return this.app.vault.getFileByPath(path) ?? this.app.vault.getFileByPath(normalizePath(path));
 	}
 
 	private info(file: TFile): FileInfo {

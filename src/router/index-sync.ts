@@ -120,7 +120,7 @@ export class IndexSync {
 				cached.entry.location = layout.locate(path);
 				this.index.set(cached.entry);
 				kept.set(path, cached);
-				await this.maybeYield();
+				if (this.dueToYield()) await this.yieldNow();
 				continue;
 			}
 			reads++;
@@ -159,10 +159,16 @@ export class IndexSync {
 	}
 
 	private async maybeYield(): Promise<void> {
-		if (!this.options.yieldNow) return;
-		const now = (this.options.clock ?? Date.now)();
-		if (now - this.lastYield < YIELD_AFTER_MS) return;
-		await this.options.yieldNow();
+		if (this.dueToYield()) await this.yieldNow();
+	}
+
+	/** True when indexing has kept the host busy for YIELD_AFTER_MS (checked without a promise per note). */
+	private dueToYield(): boolean {
+		return this.options.yieldNow !== undefined && (this.options.clock ?? Date.now)() - this.lastYield >= YIELD_AFTER_MS;
+	}
+
+	private async yieldNow(): Promise<void> {
+		await this.options.yieldNow?.();
 		this.lastYield = (this.options.clock ?? Date.now)();
 	}
 
