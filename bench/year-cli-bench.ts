@@ -24,8 +24,11 @@ export interface YearCliResult {
 
 export async function runYearCliBench(options: { cli: string; archived: number; rounds: number; idleWindowMs: number }): Promise<YearCliResult> {
 	const base = fs.mkdtempSync(path.join(os.tmpdir(), "a2a-bench-year-"));
+	const stateHome = process.env.XDG_STATE_HOME;
 	try {
+		// The CLI's history index copies and its device state go to folders of the bench's own, removed with it.
 		process.env.A2A_CACHE_DIR = path.join(base, "cache");
+		process.env.XDG_STATE_HOME = path.join(base, "state");
 		const cli = new CliRunner(options.cli, base);
 		const emptyDir = path.join(base, "empty");
 		const historyDir = path.join(base, "history");
@@ -49,6 +52,8 @@ export async function runYearCliBench(options: { cli: string; archived: number; 
 		return { archived: options.archived, rounds: options.rounds, empty: e, history: h, ratio: h.ms.median / e.ms.median, extraMb: h.rssMb.median - e.rssMb.median, watch: { ...watch, windowMs: options.idleWindowMs } };
 	} finally {
 		delete process.env.A2A_CACHE_DIR;
+		if (stateHome === undefined) delete process.env.XDG_STATE_HOME;
+		else process.env.XDG_STATE_HOME = stateHome;
 		fs.rmSync(base, { recursive: true, force: true });
 	}
 }
