@@ -21,7 +21,8 @@ const quick = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const cliAt = argv.indexOf("--cli");
 const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
-// The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by default).
+// The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
+// default); `--year-plugin-only` leaves out its CLI half.
 const wanted = (part: string) => (!only ? part !== "year" || argv.includes("--year") : only.includes(part));
 const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
 
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
 			p.latency.ratio <= 1.2,
 		);
 		row("7. plugin: memory the message index holds per 10,000 messages", fmt(p.indexPer10kMb, " MiB"), "report it");
+		if (argv.includes("--year-plugin-only")) return printRows(started);
 		progress(`a year of history (${at}): a2a route with one note, and --watch idle (issue 29)`);
 		const c = await runYearCliBench({ cli, archived: yearSize, rounds: quick ? 3 : 5, idleWindowMs: quick ? 5000 : 10000 });
 		row(
@@ -244,6 +246,10 @@ async function main(): Promise<void> {
 		row("MCP: pairs per second (send, deliver, list, reply, deliver, wait, take)", mcp.rounds.map((r) => (r.pairs / r.seconds).toFixed(1)).join(" / "));
 	}
 
+	printRows(started);
+}
+
+function printRows(started: number): void {
 	console.log("");
 	console.log("| measure | figure: median (min–max) | target | |");
 	console.log("| --- | --- | --- | --- |");
