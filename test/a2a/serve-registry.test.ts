@@ -51,4 +51,20 @@ describe("a2a serve and the registry", () => {
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('the registry has no gateway group "a2a-gateway"');
 	});
+
+	it("--group names a group it can serve, or it does not start and says why; --grpc-port needs --group", async () => {
+		const v = await h.vault((r) => r.replace("  30-devops-group:\n", "  30-devops-group:\n    serve: false\n"));
+		const refusals = [];
+		for (const [group, why] of [["nobody", "the registry has no such group"], [GATEWAY, "it is the gateway group"], ["30-devops-group", "serve: false"]]) {
+			const result = await h.run(["serve", "--vault", v.dir, "--port", "0", "--group", group]);
+			refusals.push([result.code, result.stderr.includes(`--group ${group} cannot be served: `) && result.stderr.includes(why)]);
+		}
+		const grpcAlone = await h.run(["serve", "--vault", v.dir, "--port", "0", "--grpc-port", "0"]);
+		expect([...refusals, [grpcAlone.code, grpcAlone.stderr.includes("--grpc-port serves one group")]]).toEqual([
+			[1, true],
+			[1, true],
+			[1, true],
+			[1, true],
+		]);
+	});
 });
