@@ -79,7 +79,7 @@ const COMMANDS: Record<string, Command> = {
 	status: { help: STATUS_HELP, flags: { values: ["agents", "stale-minutes"], repeated: ["agents"], booleans: [] }, run: runStatus },
 	agent: { help: AGENT_HELP, flags: { values: ["action", "context", "data", "decisions", "next"], booleans: [] }, run: runAgent, positionals: true, fields: { agent: "" } },
 	mcp: { help: MCP_HELP, flags: { values: ["group", "agent"], booleans: [] }, run: runMcp, fields: { agent: "--agent" } },
-	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval"], booleans: [] }, run: runServe },
+	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval", "group", "max-waiting", "grpc-port"], booleans: [] }, run: runServe },
 	skill: { help: SKILL_HELP, flags: { values: [], booleans: ["force"] }, run: runSkill, positionals: true },
 };
 
