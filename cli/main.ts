@@ -1,3 +1,4 @@
+import { version } from "../package.json";
 import { Refused } from "../src/router/refused";
 import { UsageError, parseArgs } from "./args";
 import type { FlagSpec } from "./args";
@@ -38,8 +39,10 @@ Commands:
   serve    serve the groups as A2A agents over HTTP (any A2A client can call them)
   skill    install the A2A Communicator skill for an agent framework
 
-Every command takes --vault DIR (default: the current folder), --root NAME (default A2A), --json and
---help. Run \`a2a <command> --help\` for its options.`;
+Every command takes --vault DIR, --root NAME (default A2A), --json and --help. Without --vault the
+vault is $A2A_VAULT, else the nearest folder upward from the current one that holds
+<root>/registry.yaml or <root>/registry.md. Run \`a2a <command> --help\` for its options;
+a2a --version (or -v) prints the version.`;
 
 interface Command {
 	help: string;
@@ -95,6 +98,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
 	if (name === undefined || name === "--help" || name === "-h" || name === "help") {
 		io.out(MAIN_HELP);
 		return name === undefined ? 1 : 0;
+	}
+	if (name === "--version" || name === "-v" || name === "version") {
+		io.out(version);
+		return 0;
 	}
 	const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
 	if (!command) {
