@@ -1,6 +1,6 @@
 import { version } from "../package.json";
 import { Refused } from "../src/router/refused";
-import { UsageError, parseArgs } from "./args";
+import { UsageError, closest, parseArgs } from "./args";
 import type { FlagSpec } from "./args";
 import { AGENT_HELP, runAgent } from "./commands/agent";
 import { INBOX_HELP, runInbox } from "./commands/inbox";
@@ -105,7 +105,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 	}
 	const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
 	if (!command) {
-		io.err(`a2a: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(", ")}. Run a2a --help.`);
+		const guess = closest(name, Object.keys(COMMANDS));
+		io.err(`a2a: unknown command "${name}"${guess ? ` (did you mean a2a ${guess}?)` : ""}. Commands: ${Object.keys(COMMANDS).join(", ")}. Run a2a --help.`);
 		return 1;
 	}
 	try {

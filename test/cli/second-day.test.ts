@@ -273,3 +273,30 @@ describe("7. help texts", () => {
 		expect(missing).toEqual([]);
 	});
 });
+
+describe("10. arguments through Node's parser, with suggestions", () => {
+	it("a misspelled command or option is refused (exit 1) with the one meant", async () => {
+		const command = await a2a(v.dir, "sned");
+		expect(command.code).toBe(1);
+		expect(command.stderr.join("\n")).toContain('unknown command "sned" (did you mean a2a send?)');
+		const option = await a2a(v.dir, "send", "--form", A, "--to", B, "--type", "query", "--question", "Q?");
+		expect(option.code).toBe(1);
+		expect(option.stderr.join("\n")).toContain("unknown option --form (did you mean --from?)");
+	});
+
+	it("keeps the words the tests pin: a value flag followed by a flag, a boolean with a value, a repeated flag; after -- an argument is positional", async () => {
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const cases: [string[], string][] = [
+			[["send", "--from", A, "--to", B, "--type", "query", "--question", "--context", "x"], "--question needs a value"],
+			[["status", "--json=yes"], "--json takes no value"],
+			[["send", "--from", A, "--from", A], "--from was given more than once"],
+		];
+		for (const [argv, words] of cases) {
+			const run = await a2a(v.dir, ...argv);
+			expect(run.code, argv.join(" ")).toBe(1);
+			expect(run.stderr.join("\n")).toContain(words);
+		}
+		const dashed = await a2a(v.dir, "read", "--vault", v.dir, "--", "-not-an-option");
+		expect(dashed.stderr.join("\n")).toContain('no message with message_id "-not-an-option"');
+	});
+});
