@@ -1,4 +1,5 @@
 import { promises as fs, realpathSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
@@ -40,10 +41,11 @@ export interface VaultChoice {
 	source: VaultSource;
 }
 
-/** `$A2A_VAULT`, when set to something. */
+/** `$A2A_VAULT`, when set to something; a leading `~/` (left by a quoted assignment or a client's config) is the home folder. */
 function vaultFromEnv(): string | undefined {
 	const value = process.env.A2A_VAULT;
-	return value === undefined || value.trim() === "" ? undefined : value;
+	if (value === undefined || value.trim() === "") return undefined;
+	return value === "~" || value.startsWith("~/") ? path.join(os.homedir(), value.slice(1)) : value;
 }
 
 /** `--vault DIR`, else `$A2A_VAULT`, as an absolute path; null when neither is given. */

@@ -103,6 +103,15 @@ describe("1. the vault is found as git finds its repository", () => {
 		expect(noRegistry.stderr).toContain(`a2a init --vault ${empty}`);
 	});
 
+	it("A2A_VAULT=~/... names a folder of the home, also when a shell or a client's config left the ~ as it is", async () => {
+		const home = path.join(sandbox, "home");
+		await fs.mkdir(path.join(home, "vault"), { recursive: true });
+		expect((await a2a(path.join(home, "vault"), "init")).code).toBe(0);
+		const status = await run(["status", "--json"], sandbox, { HOME: home, A2A_VAULT: "~/vault" });
+		expect(status.code).toBe(0);
+		expect(status.stdout).toContain('"type":"summary"');
+	});
+
 	it("a2a init creates the vault A2A_VAULT names, not the current folder", async () => {
 		const target = path.join(sandbox, "new-vault");
 		const work = path.join(sandbox, "work");
