@@ -25,9 +25,9 @@ interface Run {
 	stderr: string;
 }
 
-/** Runs the real bundle from `cwd` with only PATH, HOME and the cache folder of the environment, plus `env`. */
+/** Runs the real bundle from `cwd` with only PATH, HOME and the test run's cache and state folders of the environment, plus `env`. */
 async function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-	const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", A2A_CACHE_DIR: process.env.A2A_CACHE_DIR ?? "" };
+	const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", A2A_CACHE_DIR: process.env.A2A_CACHE_DIR ?? "", XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? "" };
 	const child = spawn(process.execPath, [cli.path(), ...args], { cwd, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 	let stdout = "";
 	let stderr = "";
