@@ -19,7 +19,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const RELEASE_ASSETS = ["main.js", "manifest.json", "styles.css"];
 
 /** What the packed CLI must hold: the command, its bundle, and the docs the README and the registry point to. */
-export const PACKED_FILES = ["bin/a2a.cjs", "dist/cli.cjs", "docs/agents.md", "docs/protocol.md", "skills/a2a-communicator/SKILL.md", "CHANGELOG.md", "README.md", "LICENSE", "package.json"];
+export const PACKED_FILES = ["bin/a2a.cjs", "dist/cli.cjs", "docs/agents.md", "docs/protocol.md", "docs/scale.md", "skills/a2a-communicator/SKILL.md", "CHANGELOG.md", "README.md", "LICENSE", "package.json"];
 
 const MANIFEST_FIELDS = ["id", "name", "version", "minAppVersion", "description", "author", "isDesktopOnly"];
 

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe("the packed a2a-relay package", () => {
 	it("holds the command, its bundle and the docs an agent reads, and declares no runtime dependency", async () => {
-		expect(packedFiles).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "bin/a2a.cjs", "dist/cli.cjs", "docs/agents.md", "docs/protocol.md", "package.json", "skills/a2a-communicator/SKILL.md"]);
+		expect(packedFiles).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "bin/a2a.cjs", "dist/cli.cjs", "docs/agents.md", "docs/protocol.md", "docs/scale.md", "package.json", "skills/a2a-communicator/SKILL.md"]);
 		const installed = path.join(prefix, "lib", "node_modules", "a2a-relay");
 		const pkg = JSON.parse(await fs.readFile(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>;
 		expect(pkg.name).toBe("a2a-relay");
