@@ -4,6 +4,7 @@ import { a2aRows, runA2aBench } from "./a2a-bench";
 import { runChromiumBench } from "./chromium-bench";
 import { runCliBench } from "./cli-bench";
 import { runMcpBench } from "./mcp-bench";
+import { runOtelBench } from "./otel-bench";
 import { runRemoteBench } from "./remote-bench";
 import { runRouteBench } from "./route-bench";
 import { runYearCliBench } from "./year-cli-bench";
@@ -13,7 +14,7 @@ import type { Spread } from "./stats";
 // `npm run bench`: the figures of issue 13's targets, each with its target and met / NOT MET, and
 // the README's performance table. Every figure is the median of alternating runs with the spread
 // (min–max) beside it. `npm run bench -- --quick` uses smaller sizes for a fast look (the published
-// figures are the full sizes); `--only=route,cli,plugin,view,chromium,mcp,a2a,remote` runs some parts only. scripts/bench.mjs
+// figures are the full sizes); `--only=route,cli,plugin,view,chromium,mcp,a2a,remote,otel` runs some parts only. scripts/bench.mjs
 // bundles this file and the CLI, and passes the CLI bundle as `--cli <path>`.
 
 const argv = process.argv.slice(2);
@@ -57,6 +58,18 @@ async function main(): Promise<void> {
 			row(`1. CPU time of the benchmark process in those runs, ${n(r.notes)} notes`, `${cpu("floor")}; ${cpu("router")}; ${cpu("async8")}`);
 			row(`1. routing time, router / floor, ${n(r.notes)} notes`, `${fmt(r.ratio)} (rounds ${fmt(r.roundRatios.min)}–${fmt(r.roundRatios.max)}); router / async baseline ${fmt(r.asyncRatio)}`, "< 2", r.ratio < 2);
 		}
+	}
+
+	if (wanted("otel")) {
+		if (!cli) throw new Error("the telemetry part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		progress("a2a route settling conversations: telemetry off, collector down, collector up (issue 30)");
+		const o = await runOtelBench({ cli, notes: quick ? 1000 : 3000, rounds: quick ? 3 : 5 });
+		row(
+			`30. \`a2a route\` settling ${n(o.notes)} answers (two spans each): telemetry off vs OTLP collector down vs up; ${o.rounds} rounds, the three in turn`,
+			`off ${fmtSpread(o.off, " ms")}; down ${fmtSpread(o.down, " ms")}; up ${fmtSpread(o.up, " ms")} (${n(o.spansReceived)} posts received); down / off ${fmt(o.downRatio)}, up / off ${fmt(o.upRatio)}`,
+			"down / off <= 1.05",
+			o.downRatio <= 1.05,
+		);
 	}
 
 	if (wanted("cli")) {

@@ -39,6 +39,8 @@ export interface IndexEntry {
 	late?: boolean;
 	/** Written by the router (an error or timeout response), not by a group. */
 	routerWritten?: boolean;
+	/** The W3C trace context of the caller that made the message (an A2A call's `traceparent`). */
+	traceparent?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -74,6 +76,7 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 		processingTimeMs: num(f.processing_time_ms),
 		late: f.late === true ? true : undefined,
 		routerWritten: f.generated_by === ROUTER_SENDER ? true : undefined,
+		traceparent: str(f.traceparent),
 	};
 }
 
