@@ -110,6 +110,7 @@ const groupRow = open({
 	archive: z.number(),
 	in_flight: z.number(),
 	overdue: z.number(),
+	gateway: z.boolean().optional().describe("The gateway group (a2a serve writes its requests): true."),
 	url: z.string().optional().describe("A remote group: the A2A agent its requests are forwarded to."),
 	forwarded: z.number().optional().describe("A remote group: its requests forwarded there and waiting for the answer."),
 });

@@ -68,6 +68,8 @@ function inspector(args: string[], timeoutMs = 60_000): Promise<Run> {
 describe("the MCP Inspector's CLI mode against a2a mcp", () => {
 	it("lists the ten tools without a schema error and calls each of them, on success and on error", async () => {
 		const vault = await h.vault();
+		// Obsidian Sync on: relay_status then warns that it may not carry registry.yaml (a registry_warnings row).
+		await vault.write(".obsidian/core-plugins.json", JSON.stringify({ sync: true }));
 		const server = (group: string, ...extra: string[]) => [process.execPath, h.bundle, "mcp", "--vault", vault.dir, "--group", group, ...extra];
 		const call = async (group: string, tool: string, args: string[], extra: string[] = []): Promise<{ run: Run; result: Record<string, any> }> => {
 			const run = await inspector([...server(group, ...extra), "--method", "tools/call", "--tool-name", tool, ...(args.length > 0 ? ["--tool-arg", ...args] : [])]);

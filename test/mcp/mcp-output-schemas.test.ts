@@ -29,6 +29,8 @@ interface Called {
 describe("a2a mcp: every result validates under the official client after tools/list", () => {
 	it("all ten tools, on success and on error, return what their announced output schemas describe", async () => {
 		const vault = await h.vault(REGISTRY);
+		// Obsidian Sync on: relay_status then warns that it may not carry registry.yaml (a registry_warnings row).
+		await vault.write(".obsidian/core-plugins.json", JSON.stringify({ sync: true }));
 		const a = await h.agent(vault, A, "backend-agent");
 		const b = await h.agent(vault, B);
 		const schemas = new Map<string, Record<string, unknown>>();
