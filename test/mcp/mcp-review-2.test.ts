@@ -33,7 +33,7 @@ describe("review 2, item 1 over MCP: only the request's own answer settles it", 
 		expect(text(early)).toContain("has arrived yet");
 		// C takes what is its own under that id (the router's error response to its reused note), never the planted note.
 		const byC = await c.ok<{ taken: { path: string }[] }>("take_response", { message_id: sent.message_id });
-		expect(byC.taken.map((t) => t.path)).toEqual([expect.stringMatching(new RegExp(`^${BOX(C, "archive")}/error-`))]);
+		expect(byC.taken.map((t) => t.path)).toEqual([expect.stringMatching(new RegExp(`^${BOX(C, "archive")}/(\\d{4}-\\d{2}/)?error-`))]);
 		expect(await vault.exists(`${BOX(C, "inbox")}/planted.md`)).toBe(true);
 		expect(await a.ok("wait_for_response", { message_id: sent.message_id, timeout_seconds: 0 })).toMatchObject({ state: "pending" });
 
