@@ -64,7 +64,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const { router, vault } = session;
 	const gatewayId = gatewayGroup(router.registry);
 	if (!router.layout.hasGroup(gatewayId)) {
-		throw new VaultError(`the registry has no gateway group "${gatewayId}": add it under groups (a2a init writes an a2a-gateway group), or mark one group with gateway: true`);
+		throw new VaultError(`the registry has no gateway group "${gatewayId}": run a2a init --vault ${vault.dir} (it adds the a2a-gateway group to an existing registry and changes nothing else), or mark one group with gateway: true`);
 	}
 	if (only !== undefined) {
 		const entry = router.registry.groups.get(only);
