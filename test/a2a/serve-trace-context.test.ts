@@ -47,6 +47,26 @@ describe("a2a serve and the caller's trace context", () => {
 		}
 	}, 60_000);
 
+	it("does not let a traceparent join a conversation of the vault that no A2A client started", async () => {
+		const v = await h.vault();
+		const internal = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", B_GROUP, "--type", "query", "--question", "internal", "--json");
+		const trace = String(internal.json[0].trace_id);
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		const served = await h.serve(v.dir, ["--group", B_GROUP]);
+		try {
+			const res = await fetch(served.url, {
+				method: "POST",
+				headers: { "Content-Type": "application/json", "A2A-Version": "1.0", traceparent: `00-${trace.replace(/-/g, "")}-${CALLER_SPAN}-01` },
+				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "intruder-1", role: "ROLE_USER", parts: [{ text: "let me in" }] }, configuration: { returnImmediately: true } } }),
+			});
+			const answer = (await res.json()) as { error?: { message: string } };
+			expect(answer.error?.message).toMatch(/names a conversation of this vault that no A2A client started/);
+			expect(await notesWithId(v, "intruder-1")).toEqual([]);
+		} finally {
+			await served.stop();
+		}
+	}, 30_000);
+
 	it("ignores a traceparent that is not one, and refuses nothing for it", async () => {
 		const v = await h.vault();
 		const served = await h.serve(v.dir, ["--group", B_GROUP]);
