@@ -7,6 +7,7 @@ import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from "@a2a
 import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { sendJson } from "./http-io";
 import { REQUEST_SIGNAL } from "./note-executor";
+import { CALLER_TRACE } from "./caller-trace";
 import type { GroupRequestHandler } from "./request-handler";
 
 // One served group as the SDK serves an agent (contract v3, section 8): its own express handlers for
@@ -26,6 +27,12 @@ const contextBuilder: ServerCallContextBuilder = (options) => {
 	const context = defaultServerCallContextBuilder(options);
 	const signal = callSignals.get(options.headers);
 	if (signal) context.state.set(REQUEST_SIGNAL, signal);
+	const header = (name: string) => {
+		const value = (options.headers as Record<string, string | string[] | undefined>)[name];
+		return Array.isArray(value) ? value.join(",") : value;
+	};
+	const traceparent = header("traceparent");
+	if (traceparent !== undefined) context.state.set(CALLER_TRACE, { traceparent, tracestate: header("tracestate") });
 	return context;
 };
 

@@ -1,3 +1,4 @@
+import { withCallerTrace } from "./caller-trace";
 import { Role, TaskState } from "@a2a-js/sdk";
 import type { AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
@@ -57,7 +58,7 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 			throw new UnsupportedOperationError(`Task ${message.taskId} is a request note already on its way; a follow-up message to it is not supported: send a new message (with its own messageId)`);
 		}
 		if (message.metadata && ROUTING_EXTENSION in message.metadata && context.requestedExtensions?.includes(ROUTING_EXTENSION)) context.addActivatedExtension(ROUTING_EXTENSION);
-		await this.gateway.writer.submit(message, this.group);
+		await this.gateway.writer.submit(withCallerTrace(message, context), this.group);
 		// The task id is the messageId: a message naming its own task is the same message sent again,
 		// not a turn of a task. Reference tasks are not read (a request note has no place for them).
 		return { ...params, message: { ...message, taskId: "", referenceTaskIds: [] } };

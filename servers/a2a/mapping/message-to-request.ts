@@ -1,3 +1,4 @@
+import { parseTraceparent, uuidOfTraceId } from "../../../src/core/trace-context";
 import type { Message as A2aMessage, Part } from "@a2a-js/sdk";
 import { buildRequest } from "../../../src/core/compose";
 import { requestContentProblem } from "../../../src/core/content-reasons";
@@ -87,6 +88,9 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	const clientContext = noteSafeText(message.contextId).trim();
 	let traceId = routing.trace_id;
 	if (traceId === undefined && clientContext !== "") traceId = isUuidShaped(clientContext) ? clientContext.toLowerCase() : uuidFromText(`a2a-context\n${clientContext}`);
+	// A traced caller that starts a conversation: the conversation is its trace, so the relay's spans are its trace's.
+	const caller = parseTraceparent(routing.traceparent);
+	if (traceId === undefined && caller) traceId = uuidOfTraceId(caller.traceId);
 	traceId ??= newId();
 	const body = text === "" ? undefined : text;
 	const request = buildRequest(
@@ -110,5 +114,8 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	// The client's contextId is given back as is; when it is not the trace itself the note keeps it.
 	const contextId = clientContext !== "" && clientContext.toLowerCase() !== traceId ? clientContext : traceId;
 	if (contextId !== traceId) request.extra[CONTEXT_ID_FIELD] = contextId;
-	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" ? "context" : null };
+	// The caller's W3C trace context is kept on the note: the relay's span of it continues the caller's.
+	if (routing.traceparent !== undefined) request.extra.traceparent = routing.traceparent;
+	if (routing.tracestate !== undefined) request.extra.tracestate = routing.tracestate;
+	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" || (caller && traceId === uuidOfTraceId(caller.traceId)) ? "context" : null };
 }
