@@ -20,6 +20,7 @@ import { MessageFlowPanel } from "./view/message-flow";
 import { RenderBatcher } from "./view/render-batcher";
 import type { Batch } from "./view/render-batcher";
 import { Toolbar } from "./view/toolbar";
+import { WelcomeCard } from "./view/welcome-card";
 
 // The agent status sidebar: agents (lifecycle, progress, last action, staleness) and the message
 // flow, live. It renders what the agent store and the relay computed and keeps nothing else but
@@ -57,6 +58,10 @@ export class AgentStatusView extends ItemView {
 	private toolbar: Toolbar | null = null;
 	private flow: MessageFlowPanel | null = null;
 	private emptyEl: HTMLElement | null = null;
+	private agentsEl: HTMLElement | null = null;
+	private welcome: WelcomeCard | null = null;
+	/** What the first-minute checklist needs from the message flow: a registry, a message seen. */
+	private firstSteps = { folders: true, message: true };
 	private logRows: DecisionRow[] = [];
 	private readonly leaseWatch = new LeaseWatch();
 	private readonly batcher: RenderBatcher;
@@ -105,7 +110,8 @@ export class AgentStatusView extends ItemView {
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("a2a-status-view");
-		const agentsEl = root.createDiv({ cls: "a2a-agents" });
+		this.welcome = new WelcomeCard(root);
+		const agentsEl = (this.agentsEl = root.createDiv({ cls: "a2a-agents" }));
 		agentsEl.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.agentsHeading });
 		this.summary = new AgentSummary(agentsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
 		this.toolbar = new Toolbar(agentsEl, this.filter, this.grouping, {
@@ -137,6 +143,8 @@ export class AgentStatusView extends ItemView {
 		this.toolbar = null;
 		this.flow = null;
 		this.emptyEl = null;
+		this.agentsEl = null;
+		this.welcome = null;
 	}
 
 	onResize(): void {
@@ -163,6 +171,7 @@ export class AgentStatusView extends ItemView {
 		} else if (action === "init-vault") this.actions.initVault();
 		else if (action === "open-settings") this.actions.openSettings();
 		else if (action === "new-agent") this.actions.newAgent();
+		else if (action === "compose") this.actions.compose();
 		else if (action === "clear-filter") this.setFilter("", true);
 	}
 
@@ -196,6 +205,17 @@ export class AgentStatusView extends ItemView {
 		if (this.leaseWatch.observe(flowState.router, now)) flowState.leaseConflict = true;
 		this.flow?.render(flowState, now);
 		this.summary?.renderFlow({ inFlight: flowState.inFlight, overdue: flowState.overdue, dead: flowState.deadLetterCount });
+		const message = this.state.index().size > 0 || flowState.recent.length > 0 || flowState.deadLetterCount > 0;
+		this.firstSteps = { folders: flowState.registryExists, message };
+		if (this.flow) setHidden(this.flow.el, !flowState.registryExists);
+		this.renderWelcome();
+	}
+
+	/** The first-minute card, while a step of it is left; the empty agent list hides behind it. */
+	private renderWelcome(): void {
+		const size = this.list?.size ?? 0;
+		const shown = this.welcome?.render({ ...this.firstSteps, agent: size > 0 }) ?? false;
+		if (this.agentsEl) setHidden(this.agentsEl, shown && size === 0);
 	}
 
 	private renderCounts(clock: RowClock): void {
@@ -213,6 +233,7 @@ export class AgentStatusView extends ItemView {
 			actionButton(empty, "clear-filter", VIEW_TEXT.showAllAgents);
 		}
 		setHidden(empty, list.size > 0 && list.shown > 0);
+		this.renderWelcome();
 	}
 
 	private tick(): void {

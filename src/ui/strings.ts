@@ -267,14 +267,28 @@ export const FORM_TEXT = {
 	},
 } as const;
 
-/** What Create registry and group folders made (its notice). */
+/** What Create registry and group folders made (its notice), in what a person cares about: the groups that can now talk. */
 export const INIT_TEXT = {
-	made: { folders: (n: number) => `${n} ${n === 1 ? "folder" : "folders"}`, bases: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`, types: (n: number) => `${n} ${n === 1 ? "property type" : "property types"}` },
-	list: (items: readonly string[]) => (items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
-	created: (list: string, root: string, groups: number) => `Created ${list} in ${root} (${groups} groups).`,
-	complete: (root: string, groups: number) => `The A2A vault in ${root} is complete: nothing to create (${groups} groups).`,
+	names: (ids: readonly string[]) => (ids.length <= 4 ? ids.join(", ") : `${ids.slice(0, 4).join(", ")} and ${ids.length - 4} more`),
+	ready: (root: string, groups: number, names: string) => `${root} is ready: ${groups} ${groups === 1 ? "group" : "groups"} can send each other messages (${names}), each with an inbox and an outbox.`,
+	folders: (root: string, groups: number) => `Added the missing folders in ${root} (${groups} ${groups === 1 ? "group" : "groups"}).`,
+	bases: (n: number) => ` ${n === 1 ? "A base lists" : "Two bases list"} the messages and the agents.`,
+	next: " Next: create an agent.",
+	complete: (root: string, groups: number) => `${root} is already set up: nothing to create (${groups} ${groups === 1 ? "group" : "groups"}).`,
 	registryProblems: (problems: string) => ` The registry has problems: ${problems}`,
 	typesNotSet: (why: string) => ` Property types not set: ${why}.`,
+} as const;
+
+/** The first minute in the sidebar: one card, three steps, one button (the next step's). */
+export const WELCOME_TEXT = {
+	title: "Get started",
+	intro: "Agents (and you) send each other messages as notes; the plugin delivers them. Three steps:",
+	stepFolders: "Create the A2A folders: a few example groups, each with an inbox and an outbox.",
+	stepAgent: "Create an agent: a note that shows what an agent is doing.",
+	stepMessage: "Send a first message from one group to another.",
+	createFolders: "Create the A2A folders",
+	done: "(done)",
+	next: "(next)",
 } as const;
 
 /** What a routing pass the user started did (Route now). */
