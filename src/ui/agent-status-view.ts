@@ -36,7 +36,14 @@ const LOG_ROWS = 10;
 interface SavedState {
 	grouping?: unknown;
 	filter?: unknown;
+	density?: unknown;
 }
+
+/** Rows: one line each when there are many agents (auto), always, or never. */
+type Density = "auto" | "compact" | "detailed";
+const isDensity = (value: unknown): value is Density => value === "auto" || value === "compact" || value === "detailed";
+/** From this many agents on, the automatic density shows one line per agent. */
+const COMPACT_FROM = 6;
 
 /** What the view's buttons and menus do (built in src/plugin/start.ts). */
 export interface ViewActions {
@@ -53,6 +60,7 @@ export interface ViewActions {
 export class AgentStatusView extends ItemView {
 	private grouping: Grouping = "group";
 	private filter = "";
+	private density: Density = "auto";
 	private list: AgentList | null = null;
 	private summary: AgentSummary | null = null;
 	private toolbar: Toolbar | null = null;
@@ -94,13 +102,17 @@ export class AgentStatusView extends ItemView {
 	}
 
 	getState(): Record<string, unknown> {
-		return { ...super.getState(), grouping: this.grouping, filter: this.filter };
+		return { ...super.getState(), grouping: this.grouping, filter: this.filter, density: this.density };
 	}
 
 	async setState(state: unknown, result: ViewStateResult): Promise<void> {
 		const saved = (typeof state === "object" && state !== null ? state : {}) as SavedState;
 		if (isGrouping(saved.grouping)) this.setGrouping(saved.grouping, false);
 		if (typeof saved.filter === "string") this.setFilter(saved.filter, false);
+		if (isDensity(saved.density)) {
+			this.density = saved.density;
+			this.applyDensity();
+		}
 		await super.setState(state, result);
 	}
 
@@ -112,15 +124,21 @@ export class AgentStatusView extends ItemView {
 		root.addClass("a2a-status-view");
 		this.welcome = new WelcomeCard(root);
 		const agentsEl = (this.agentsEl = root.createDiv({ cls: "a2a-agents" }));
+		const flow = (this.flow = new MessageFlowPanel(root));
 		agentsEl.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.agentsHeading });
-		this.summary = new AgentSummary(agentsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
+		// The filter first (in tab order too), then the counts that filter by a click.
 		this.toolbar = new Toolbar(agentsEl, this.filter, this.grouping, {
 			onFilter: (query) => this.setFilter(query, true),
 			onGrouping: (grouping) => this.setGrouping(grouping, true),
+			onCompact: (compact) => {
+				this.density = compact ? "compact" : "detailed";
+				this.applyDensity();
+				this.app.workspace.requestSaveLayout();
+			},
 		});
+		this.summary = new AgentSummary(agentsEl, flow.countsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
 		this.emptyEl = agentsEl.createDiv({ cls: "a2a-empty a2a-agents-empty a2a-hidden" });
 		this.list = new AgentList(agentsEl, this.grouping, this.filter);
-		this.flow = new MessageFlowPanel(root);
 		bindNoteLinks(this, this.app, this.state, root, { hoverParent: this.leaf, menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
 		this.registerDomEvent(root, "click", (evt) => this.onAction(evt));
 
@@ -233,7 +251,14 @@ export class AgentStatusView extends ItemView {
 			actionButton(empty, "clear-filter", VIEW_TEXT.showAllAgents);
 		}
 		setHidden(empty, list.size > 0 && list.shown > 0);
+		this.applyDensity();
 		this.renderWelcome();
+	}
+
+	private applyDensity(): void {
+		const compact = this.density === "compact" || (this.density === "auto" && (this.list?.size ?? 0) >= COMPACT_FROM);
+		this.list?.setCompact(compact);
+		this.toolbar?.setCompact(compact);
 	}
 
 	private tick(): void {

@@ -45,7 +45,7 @@ describe("this device", () => {
 		h.host.executeCommand("a2a-relay:open-agent-status");
 		await settle(h);
 		const status = () => document.querySelector(".a2a-router-status")?.textContent ?? "";
-		expect(status()).toBe("Router: This device routes (Work laptop).");
+		expect(status()).toBe("Routing: This device routes (Work laptop).");
 
 		const again = h.host.openSettings("a2a-relay");
 		fill(input<HTMLSelectElement>(again, "routeOnDevice"), "never");
