@@ -324,7 +324,8 @@ try {
 		assertEqual(seed.meta, "UI Explorer · 50-qa-group", "role and group");
 		assertEqual(seed.action, "Checking navigation links", "last action");
 		assertEqual(seed.result, "Result: pending", "result");
-		assertEqual(seed.finding, "Latest finding: [10:30:15] Navigation Check Complete", "latest finding");
+		// A time of day stays as the agent wrote it, without the brackets of the heading.
+		assertEqual(seed.finding, "Latest finding: 10:30:15 · Navigation Check Complete", "latest finding");
 		assert(/^(a few seconds|\d+ seconds) ago$/.test(seed.age ?? ""), `age: ${seed.age}`);
 	});
 
@@ -337,8 +338,8 @@ try {
 			return {
 				groups,
 				dead: document.querySelector(".a2a-dead-letters")?.getAttribute("data-count"),
-				deadItems: Array.from(document.querySelectorAll(".a2a-dead-item")).map((el) => ({ path: el.getAttribute("data-path"), code: el.querySelector(".a2a-error-code")?.textContent })),
-				decisions: Array.from(document.querySelectorAll(".a2a-decision")).map((el) => `${el.getAttribute("data-outcome")}:${el.querySelector(".a2a-error-code")?.textContent ?? ""}`).sort(),
+				deadItems: Array.from(document.querySelectorAll(".a2a-dead-item")).map((el) => ({ path: el.getAttribute("data-path"), code: el.getAttribute("data-error-code") })),
+				decisions: Array.from(document.querySelectorAll(".a2a-decision")).map((el) => `${el.getAttribute("data-outcome")}:${el.getAttribute("data-error-code") ?? ""}`).sort(),
 				empty: document.querySelector(".a2a-flow-empty")?.classList.contains("a2a-hidden"),
 			};
 		});
@@ -427,7 +428,23 @@ try {
 				".a2a-stale-marker:not(.a2a-hidden)",
 				".a2a-section-summary",
 				".a2a-count-chip",
-				".a2a-queue-table td:not(.a2a-zero)",
+				".a2a-queue-table td",
+				".a2a-field-label",
+				".a2a-finding-time",
+				".a2a-agent-finding",
+				".a2a-outcome",
+				".a2a-decision-time",
+				".a2a-decision-detail",
+				".a2a-dead-reason",
+				".a2a-dead-time",
+				".a2a-show-more",
+				".a2a-router-text",
+				".a2a-section-title",
+				".a2a-welcome-title",
+				".a2a-welcome-intro",
+				".a2a-step-text",
+				".a2a-step-mark",
+				".a2a-welcome-button",
 				".a2a-queue-table thead th",
 				".a2a-error-code",
 				".a2a-decision-link",
@@ -441,23 +458,38 @@ try {
 					if (worst[sel] === undefined || r < worst[sel]) worst[sel] = Math.round(r * 100) / 100;
 				}
 			}
-			return { worst, rowBackground: getComputedStyle(document.querySelector(".a2a-agent-row")).backgroundColor };
+			const row = document.querySelector(".a2a-agent-row");
+			return { worst, rowBackground: row ? getComputedStyle(row).backgroundColor : null };
 		});
 
 	const MIN_CONTRAST = 4.5;
 	const setTheme = (on, theme) => on.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
-	const themeChecks = async (on, what, screenshotName) => {
+	/** Detailed rows (every agent's details shown) or the compact one-line rows, by the toolbar's switch. */
+	const setCompact = (on, compact) =>
+		on.evaluate((want) => {
+			const toggle = document.querySelector(".a2a-compact-toggle");
+			if (toggle && (toggle.getAttribute("aria-pressed") === "true") !== want) toggle.click();
+		}, compact);
+	const themeChecks = async (on, what, screenshotName, { minKinds = 12, rows = true } = {}) => {
 		// Open the dead letters so the screenshots show them.
 		await on.evaluate(() => document.querySelector(".a2a-dead-letters")?.setAttribute("open", ""));
 		for (const theme of ["light", "dark"]) {
-			await check(`${what}, ${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1) and the theme's colours`, async () => {
+			await check(`${what}, ${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1, every text selector, labels and zero cells included) and the theme's colours`, async () => {
 				await setTheme(on, theme);
-				const { worst, rowBackground } = await contrastReport(on);
-				assertEqual(rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
+				// Measured with every row's details shown, then with the compact rows.
+				const compactBefore = await on.evaluate(() => document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") === "true");
+				await setCompact(on, false);
+				const detailed = await contrastReport(on);
+				await setCompact(on, true);
+				const compact = await contrastReport(on);
+				await setCompact(on, compactBefore);
+				const worst = { ...compact.worst };
+				for (const [sel, r] of Object.entries(detailed.worst)) worst[sel] = Math.min(r, worst[sel] ?? r);
+				if (rows) assertEqual(detailed.rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
 				const low = Object.entries(worst).filter(([, r]) => r < MIN_CONTRAST);
 				assertEqual(low, [], "text below the contrast minimum");
-				assert(Object.keys(worst).length >= 12, `only ${Object.keys(worst).length} kinds of text were measured`);
-				return `lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
+				assert(Object.keys(worst).length >= minKinds, `only ${Object.keys(worst).length} kinds of text were measured`);
+				return `${Object.keys(worst).length} kinds of text, lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
 			});
 			await check(`${what}, ${theme} theme: screenshot test-results/${screenshotName}-${theme}.png`, async () => {
 				const file = join(results, `${screenshotName}-${theme}.png`);
@@ -478,7 +510,9 @@ try {
 			for (const el of [view, ...Array.from(view.querySelectorAll("*"))]) {
 				if (el.getClientRects().length === 0) continue;
 				const r = el.getBoundingClientRect();
-				if (r.right > document.documentElement.clientWidth + 0.5 || el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") {
+				// A name cut with an ellipsis (a compact row) is meant to be cut.
+				const cut = getComputedStyle(el).textOverflow === "ellipsis";
+				if (r.right > document.documentElement.clientWidth + 0.5 || (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible" && !cut)) {
 					wide.push(`${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} right=${Math.round(r.right)} scroll=${el.scrollWidth}/${el.clientWidth}`);
 				}
 			}
@@ -567,7 +601,9 @@ try {
 				completed: document.querySelector('.a2a-summary [data-count="completed"]')?.getAttribute("data-value"),
 			};
 		});
-		assertEqual(result, { status: "completed", progress: "100", finding: "Latest finding: [2026-01-15T10:35:00Z] Test Complete", completed: "3" }, "row after the outside write");
+		// An ISO time becomes relative ("… ago"), exact on hover: never the raw ISO text.
+		assert(/^Latest finding: .+ ago · Test Complete$/.test(result.finding ?? ""), `finding: ${result.finding}`);
+		assertEqual({ ...result, finding: null }, { status: "completed", progress: "100", finding: null, completed: "3" }, "row after the outside write");
 	});
 
 	await check("a new message routed while the view is open shows in the queues", async () => {
@@ -652,7 +688,7 @@ try {
 			for (const words of ["rejected CYCLE_DETECTED", "dead letter: 30-devops-group is already on this request's chain", "timed out", "no answer in time", "attempt 3"]) {
 				assert(shown.diagram.includes(words), `the diagram does not say "${words}":\n${shown.diagram}`);
 			}
-			const rejected = shown.rows.filter((r) => r.state === "dead letter" && r.error.startsWith("CYCLE_DETECTED: "));
+			const rejected = shown.rows.filter((r) => r.state === "not delivered" && r.error.startsWith("CYCLE_DETECTED: "));
 			const timedOut = shown.rows.filter((r) => r.state === "timed out" && r.marks.includes("attempt 3") && r.error.startsWith("TIMEOUT"));
 			assertEqual([rejected.length, timedOut.length], [1, 1], "rows of the rejected cycle and of the timed-out request");
 			assert(shown.rows.length >= 8, `${shown.rows.length} messages in the trace`);

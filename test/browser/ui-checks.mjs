@@ -81,7 +81,7 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 		const q = await page.evaluate(() => window.a2a.host.fakeApp.vault.getFiles().map((f) => f.path).find((p) => p === "A2A/dead-letter/q.md") ?? null);
 		assert(q, "q.md is not in the dead-letter folder");
 		await page.evaluate((path) => window.a2aUi.showTrace(path), q);
-		const short = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view a.a2a-note-link, .a2a-trace-view a.a2a-note-link")).filter((a) => /^q(\.md)?$/.test(a.textContent ?? "")).length);
+		const short = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view a.a2a-note-link, .a2a-trace-view a.a2a-note-link")).filter((a) => a.getAttribute("data-name") === "q.md" || /\/q\.md$/.test(a.getAttribute("data-path") ?? "") || /^q(\.md)?$/.test(a.textContent ?? "")).length);
 		assert(short >= 3, `${short} links to q.md in the sidebar and the trace`);
 		await page.setViewportSize({ width: 380, height: 800 });
 		await page.evaluate(() => document.body.classList.add("is-phone"));
