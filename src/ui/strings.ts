@@ -236,7 +236,7 @@ export const FORM_TEXT = {
 		remove: "Remove",
 	},
 	reply: {
-		title: "Reply to message", submit: "Send reply", status: "Status", answer: "Answer", answerDesc: "With status error, this is the error message.",
+		title: "Reply to message", submit: "Send reply", question: "The request", status: "Status", answer: "Answer", answerDesc: "With status error, this is the error message.",
 		summary: (group: string, requester: string | undefined, type: string | undefined, trace: string | undefined) => `${group} answers ${requester ?? "the requester"} (${type ?? "request"}, trace ${trace ?? "unknown"}).`,
 	},
 	forward: {

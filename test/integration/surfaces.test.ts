@@ -80,7 +80,7 @@ describe("the sidebar acts", () => {
 		expect(retry.contentEl.textContent).toContain("GROUP_NOT_FOUND");
 		retry.close();
 		// A right-click anywhere on a decision's row: opening, and the message's own actions.
-		const row = el.querySelector<HTMLElement>('.a2a-decision[data-outcome="delivered"] .a2a-decision-detail');
+		const row = el.querySelector<HTMLElement>('.a2a-decision[data-outcome="delivered"] .a2a-decision-time');
 		row?.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true }));
 		expect(shownMenu()?.titles).toEqual(["Open in new tab", "Open to the right", "Reply…", "Forward…", "Show trace", "Export trace as note"]);
 		shownMenu()?.hide();

@@ -35,7 +35,13 @@ export class AgentStatusModal extends FormModal {
 			value: this.agent.progress !== undefined ? String(this.agent.progress) : "",
 			placeholder: "0-100",
 		}).control.setAttr("inputmode", "decimal");
-		this.text(el, "last_action", FORM_TEXT.status.lastAction, { placeholder: this.agent.lastAction ?? FORM_TEXT.status.lastActionPlaceholder });
+		// The current values as values (edited in place), not as placeholders.
+		this.text(el, "last_action", FORM_TEXT.status.lastAction, { value: this.agent.lastAction ?? "", placeholder: FORM_TEXT.status.lastActionPlaceholder });
+	}
+
+	/** The status is what the modal is for: it has the focus, whatever else is empty. */
+	protected focusFirst(): void {
+		this.contentEl.querySelector<HTMLElement>('[name="status"]')?.focus();
 	}
 
 	protected async submit(): Promise<boolean> {
