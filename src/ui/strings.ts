@@ -220,7 +220,7 @@ export const FORM_TEXT = {
 		type: "Request type",
 		priority: "Priority",
 		timeout: "Timeout (seconds)",
-		timeoutDesc: "Leave it blank for the registry's timeout.",
+		timeoutDesc: "Leave it blank for the answer timeout of the settings (New messages).",
 		question: "Question",
 		questionDesc: "What you want to know.",
 		task: "Task",

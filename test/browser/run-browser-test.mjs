@@ -27,6 +27,7 @@ import { chromium } from "playwright-core";
 import { STALE_AGENT } from "../../scripts/demo-times.mjs";
 import { ensureChromium } from "../../scripts/find-chromium.mjs";
 import { runUiChecks } from "./ui-checks.mjs";
+import { PHONE_WIDTH, RAW_ISO, runFirstMinuteChecks, visibleText } from "./first-minute-checks.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const here = join(root, "test", "browser");
@@ -285,6 +286,13 @@ try {
 
 	const expected = await page.evaluate(() => window.a2aExpected);
 
+	/** Detailed rows (every agent's details shown) or the compact one-line rows, by the toolbar's switch. */
+	const setCompact = (on, compact) =>
+		on.evaluate((want) => {
+			const toggle = document.querySelector(".a2a-compact-toggle");
+			if (toggle && (toggle.getAttribute("aria-pressed") === "true") !== want) toggle.click();
+		}, compact);
+
 	await check("one row per agent, with data-agent and data-status", async () => {
 		const rows = await page.evaluate(inPage.rows);
 		const shown = rows.map((r) => `${r.name}=${r.status}`).sort();
@@ -357,6 +365,56 @@ try {
 		assertEqual(flow.deadItems.map((d) => d.code).slice(-1), ["MAX_HOPS_EXCEEDED"], "the oldest dead letter comes last");
 		assertEqual(flow.deadItems.map((d) => d.code).slice(0, 2).sort(), ["GROUP_NOT_FOUND", "INVALID_MESSAGE"], "the new dead letters come first");
 		assertEqual(flow.decisions, ["delivered:", "delivered:", "rejected:GROUP_NOT_FOUND", "rejected:INVALID_MESSAGE"], "routing decisions");
+	});
+
+	await check("undelivered and recent messages lead with route and type, then one plain outcome; the file name and error code are on hover", async () => {
+		const rows = await page.evaluate(() =>
+			Array.from(document.querySelectorAll(".a2a-decision, .a2a-dead-item")).map((el) => ({
+				lead: el.querySelector(".a2a-decision-link, .a2a-dead-link")?.textContent ?? "",
+				first: el.querySelector(".a2a-note-link") === el.querySelector(".a2a-decision-link, .a2a-dead-link"),
+				outcomes: el.querySelectorAll(".a2a-outcome, .a2a-state").length,
+				title: el.querySelector(".a2a-note-link")?.getAttribute("title") ?? "",
+				code: el.getAttribute("data-error-code"),
+				dead: el.classList.contains("a2a-dead-item"),
+			})),
+		);
+		assert(rows.length >= 6, `${rows.length} rows`);
+		for (const row of rows) {
+			assert(/^\S+ → \S+ · [\w-]+$/.test(row.lead), `a row leads with "${row.lead}"`);
+			assert(row.first, `the route is not the row's first link: ${row.lead}`);
+			if (!row.dead) assertEqual(row.outcomes, 1, `outcomes shown on ${row.lead}`);
+			assert(/\.md/.test(row.title) && (!row.code || row.title.includes(row.code)), `hover of ${row.lead}: ${row.title}`);
+		}
+		return rows.slice(0, 2).map((r) => r.lead).join("; ");
+	});
+
+	await check("no raw ISO time in the sidebar's visible text (times are relative, exact on hover)", async () => {
+		await setCompact(page, false);
+		const text = await visibleText(page, ".a2a-status-view");
+		await setCompact(page, true);
+		const found = RAW_ISO.exec(text);
+		assert(!found, `raw ISO time "${found?.[0]}" in: ${text.slice(Math.max(0, (found?.index ?? 0) - 80), (found?.index ?? 0) + 40)}`);
+		const titles = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view time[title]")).length);
+		assert(titles >= 10, `only ${titles} times with their exact time on hover`);
+		return `${titles} times`;
+	});
+
+	await check("9 agents: one line per agent by default (status dot, name, bar, age); a click opens a row, again closes it", async () => {
+		const info = await page.evaluate(async () => {
+			const rows = Array.from(document.querySelectorAll(".a2a-agent-row"));
+			const heights = rows.map((r) => r.getBoundingClientRect().height);
+			const row = document.querySelector('.a2a-agent-row[data-agent="migration-runner"]');
+			const meta = () => row.querySelector(".a2a-agent-meta").getClientRects().length > 0;
+			const before = meta();
+			row.querySelector(".a2a-agent-age").click();
+			const opened = meta() && row.querySelector(".a2a-row-toggle").getAttribute("aria-expanded") === "true";
+			row.click();
+			return { heights, before, opened, after: meta(), compact: document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") };
+		});
+		assertEqual(info.compact, "true", "the compact switch");
+		assert(Math.max(...info.heights) <= 40, `row heights ${info.heights.map(Math.round).join(", ")}`);
+		assertEqual([info.before, info.opened, info.after], [false, true, false], "details hidden, shown on a click, hidden again");
+		return `rows ${Math.round(Math.min(...info.heights))}-${Math.round(Math.max(...info.heights))} px high`;
 	});
 
 	await check("agent-provided HTML is shown as text, never run", async () => {
@@ -464,12 +522,6 @@ try {
 
 	const MIN_CONTRAST = 4.5;
 	const setTheme = (on, theme) => on.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
-	/** Detailed rows (every agent's details shown) or the compact one-line rows, by the toolbar's switch. */
-	const setCompact = (on, compact) =>
-		on.evaluate((want) => {
-			const toggle = document.querySelector(".a2a-compact-toggle");
-			if (toggle && (toggle.getAttribute("aria-pressed") === "true") !== want) toggle.click();
-		}, compact);
 	const themeChecks = async (on, what, screenshotName, { minKinds = 12, rows = true } = {}) => {
 		// Open the dead letters so the screenshots show them.
 		await on.evaluate(() => document.querySelector(".a2a-dead-letters")?.setAttribute("open", ""));
@@ -501,8 +553,8 @@ try {
 	};
 	await themeChecks(page, "test fixture", "fixture");
 
-	await check("phone width (380 px): everything wraps, nothing overflows sideways", async () => {
-		await page.setViewportSize({ width: 380, height: 800 });
+	await check(`phone width (${PHONE_WIDTH} px): everything wraps, nothing overflows sideways`, async () => {
+		await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
 		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
 		const overflow = await page.evaluate(() => {
 			const wide = [];
@@ -619,6 +671,8 @@ try {
 	});
 
 	await runUiChecks({ page, check, assert, assertEqual, results });
+
+	await runFirstMinuteChecks({ context, url, check, assert, assertEqual, results, themeChecks, setTheme, pageErrors });
 
 	await check("no errors in the page or the fake host", async () => {
 		assertEqual(await page.evaluate(() => window.a2a.errors()), [], "host errors");

@@ -36,7 +36,7 @@ export class WelcomeCard {
 			li.createSpan({ cls: "a2a-step-state a2a-visually-hidden" });
 			this.items.set(step.key, li);
 		}
-		this.buttonEl = actionButton(this.el, "init-vault", WELCOME_TEXT.createFolders, "mod-cta a2a-welcome-button");
+		this.buttonEl = actionButton(this.el, "init-vault", WELCOME_TEXT.createFolders, "a2a-welcome-button");
 	}
 
 	/** Shows the card while a step is left; returns whether it is shown. */
