@@ -71,6 +71,26 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 	}
 	await setTheme("light");
 
+	await check("the trace at sidebar width: the diagram keeps its natural size (text at least 10 px, scrolled sideways), a short id with a copy button, clock times in rows", async () => {
+		const info = await page.evaluate(() => {
+			const view = document.querySelector(".a2a-trace-view");
+			const texts = Array.from(view?.querySelectorAll(".mermaid svg text") ?? []).map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+			const picture = view?.querySelector(".a2a-trace-diagram");
+			return {
+				smallest: Math.min(...texts),
+				sideways: picture ? picture.scrollWidth > picture.clientWidth : false,
+				summary: view?.querySelector(".a2a-trace-summary")?.textContent ?? "",
+				copy: view?.querySelector(".a2a-copy-trace")?.getAttribute("aria-label") ?? null,
+				times: Array.from(view?.querySelectorAll(".a2a-trace-row time") ?? []).map((t) => t.textContent),
+			};
+		});
+		assert(info.smallest >= 10, `diagram text ${info.smallest.toFixed(1)} px high`);
+		assert(/^Conversation [0-9a-f]{8}… · \d+ messages$/.test(info.summary), `summary: ${info.summary}`);
+		assertEqual(info.copy, "Copy the full trace id", "copy button");
+		assert(info.times.length >= 4 && info.times.every((t) => /^\d{1,2}:\d{2}:\d{2}( [AP]M)?$/.test(t ?? "")), `row times: ${info.times.join(", ")}`);
+		return `text ${info.smallest.toFixed(1)} px, ${info.sideways ? "scrolls sideways" : "fits"}, ${info.summary}`;
+	});
+
 	await check("no raw ISO time in the trace view's visible text", async () => {
 		const text = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-trace-view")).map((el) => el.innerText).join("\n"));
 		const found = RAW_ISO.exec(text);

@@ -37,7 +37,7 @@ export class GroupModal extends FormModal {
 		const group = this.group;
 		this.text(el, "id", SETTINGS_TEXT.groupId, { desc: SETTINGS_TEXT.groupIdDesc, value: group?.id ?? "", placeholder: SETTINGS_TEXT.groupIdPlaceholder });
 		this.text(el, "description", SETTINGS_TEXT.groupDescription, { value: group?.description ?? "" });
-		const url = this.text(el, "url", SETTINGS_TEXT.groupUrl, { desc: SETTINGS_TEXT.groupUrlDesc, value: group?.url ?? "", placeholder: "https://agent.example/a2a/" });
+		const url = this.text(el, "url", SETTINGS_TEXT.groupUrl, { desc: SETTINGS_TEXT.groupUrlDesc, value: group?.url ?? "", placeholder: SETTINGS_TEXT.groupUrlPlaceholder });
 		url.control.setAttr("inputmode", "url");
 		// The group's token secret (token_secret) gets its field here, under the URL it is sent to.
 	}

@@ -46,7 +46,8 @@ abstract class RegistryPart {
 		this.el.empty();
 		this.messageEl = null;
 		if (!loaded.ok) {
-			this.el.createDiv({ cls: "a2a-empty setting-item-description", text: loaded.message });
+			const empty = this.el.createDiv({ cls: "a2a-empty", text: loaded.message });
+			empty.addClass("setting-item-description");
 			return;
 		}
 		this.build(loaded.registry, loaded.path);
