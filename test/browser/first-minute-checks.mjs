@@ -80,7 +80,7 @@ export async function runFirstMinuteChecks({ context, url, check, assert, assert
 	};
 
 	const ready = await page.evaluate(() => window.a2aReady);
-	await check(`first minute, empty vault: no notice, one welcome card with one button, no empty flow (screenshots test-results/walkthrough-1-welcome-{light,dark,phone}.png)`, async () => {
+	await check(`first minute, empty vault: no notice, one welcome card with one button, no empty flow (screenshots test-results/walkthrough-1-welcome-{light,dark,phone}.png, welcome-card-{light,dark}.png)`, async () => {
 		assertEqual(ready, "ok", "page start");
 		assertEqual(await page.evaluate(() => window.a2a.host.notices), [], "notices");
 		const shown = await card();
@@ -90,6 +90,8 @@ export async function runFirstMinuteChecks({ context, url, check, assert, assert
 		for (const theme of ["light", "dark"]) {
 			await setTheme(page, theme);
 			await shot(`walkthrough-1-welcome-${theme}.png`);
+			// The card alone: the README's picture (npm run screenshots).
+			await shot(`welcome-card-${theme}.png`, page.locator(".a2a-welcome"));
 		}
 		await setTheme(page, "light");
 		await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });

@@ -756,12 +756,13 @@ try {
 	await demoPage.close();
 
 	if (UPDATE_DOCS) {
-		await check("docs/images/agent-status-{light,dark}.png and trace-{light,dark}.png updated from the demo vault's screenshots", async () => {
+		await check("docs/images/agent-status-{light,dark}.png and trace-{light,dark}.png updated from the demo vault's screenshots, welcome-{light,dark}.png from the empty vault's", async () => {
 			assert(tally.failed === 0, `${tally.failed} check(s) failed: the README's pictures are left as they are`);
 			mkdirSync(join(root, "docs", "images"), { recursive: true });
 			for (const theme of ["light", "dark"]) {
 				copyFileSync(join(results, `agent-status-${theme}.png`), join(root, "docs", "images", `agent-status-${theme}.png`));
 				copyFileSync(join(results, `trace-demo-${theme}.png`), join(root, "docs", "images", `trace-${theme}.png`));
+				copyFileSync(join(results, `welcome-card-${theme}.png`), join(root, "docs", "images", `welcome-${theme}.png`));
 			}
 		});
 	}

@@ -89,7 +89,7 @@ export function renderDecisions(list: HTMLElement, rows: readonly DecisionRow[],
 		link.setAttr("title", VIEW_TEXT.fileAndCode(d.name, d.errorCode));
 		// One outcome: where the message is now when that moved on (answered, taken), else the decision's.
 		const state = d.now ?? d.outcome;
-		const outcome = head.createSpan({ cls: `a2a-outcome a2a-outcome-${d.outcome} a2a-state a2a-state-${state}`, text: STATE_WORDS[state] ?? (ROUTE_TEXT.outcomes as Record<string, string>)[state] ?? state.replace("_", " ") });
+		const outcome = head.createSpan({ cls: `a2a-outcome a2a-outcome-${state} a2a-state a2a-state-${state}`, text: STATE_WORDS[state] ?? (ROUTE_TEXT.outcomes as Record<string, string>)[state] ?? state.replace("_", " ") });
 		if (d.errorCode) outcome.setAttr("title", d.errorCode);
 		if (d.late && d.outcome !== "late" && state !== "late") head.createSpan({ cls: "a2a-chip a2a-mark a2a-mark-late", text: STATE_WORDS.late });
 		timeAgo(head, d.time, now, "a2a-decision-time");
