@@ -412,6 +412,9 @@ try {
 			return { heights, before, opened, after: meta(), compact: document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") };
 		});
 		assertEqual(info.compact, "true", "the compact switch");
+		// In tab order the filter comes before the count chips and the rows.
+		const order = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-agents input, .a2a-agents button, .a2a-agents select, .a2a-agents a")).slice(0, 2).map((el) => el.className));
+		assert(/a2a-filter/.test(order[0] ?? ""), `first in tab order: ${order.join(", ")}`);
 		assert(Math.max(...info.heights) <= 40, `row heights ${info.heights.map(Math.round).join(", ")}`);
 		assertEqual([info.before, info.opened, info.after], [false, true, false], "details hidden, shown on a click, hidden again");
 		return `rows ${Math.round(Math.min(...info.heights))}-${Math.round(Math.max(...info.heights))} px high`;

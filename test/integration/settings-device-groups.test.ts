@@ -105,7 +105,9 @@ describe("the Groups section", () => {
 		commit(input(tab, "registry-max_hops"), "8");
 		await waitFor("max_hops saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("max_hops: 8"));
 		commit(input(tab, "registry-timeout_seconds"), "0");
-		await waitFor("an error", () => input(tab, "registry-timeout_seconds").closest(".a2a-groups-setting")?.querySelector(".a2a-form-error")?.textContent?.includes("at least 1"));
+		// A refused value is marked at its own field.
+		await waitFor("an error", () => input(tab, "registry-timeout_seconds").getAttribute("aria-invalid") === "true");
+		expect(input(tab, "registry-timeout_seconds").closest(".a2a-field")?.querySelector(".a2a-field-error")?.textContent).toContain("at least 1");
 
 		// Rename in the modal: the key changes in place, the group's folder follows.
 		editButton(BACKEND).click();

@@ -6,6 +6,7 @@ import { parseRegistry, parseRegistryNote } from "../../core/registry";
 import type { Registry } from "../../core/registry";
 import type { CommunicationKey, RegistryEdit } from "../../core/registry-edit";
 import type { RelayState } from "../../obsidian/relay-state";
+import { makeField } from "../modals/form";
 import { SETTINGS_TEXT } from "../strings";
 import { GroupModal } from "./group-modal";
 import type { GroupValues } from "./group-modal";
@@ -139,12 +140,26 @@ const LIMITS: { key: CommunicationKey; name: string; desc: string }[] = [
 export class RegistryLimits extends RegistryPart {
 	protected build(registry: Registry): void {
 		for (const row of LIMITS) {
-			new Setting(this.el).setName(row.name).setDesc(row.desc).addText((text) => {
-				text.setValue(String(registry.communication[row.key]));
-				text.inputEl.setAttr("inputmode", "numeric");
-				text.inputEl.setAttr("name", `registry-${row.key}`);
-				text.inputEl.setAttr("aria-label", row.name);
-				text.inputEl.addEventListener("change", () => void this.save({ op: "set-communication", key: row.key, value: Number(text.getValue().trim()) }));
+			const field = makeField(
+				this.el,
+				`registry-${row.key}`,
+				row.name,
+				(setting) => {
+					let input!: HTMLInputElement;
+					setting.addText((text) => {
+						input = text.inputEl;
+					});
+					return input;
+				},
+				{ desc: row.desc, value: String(registry.communication[row.key]) },
+			);
+			field.control.setAttr("inputmode", "numeric");
+			// A refused value is marked at its own field, not at the top of the section.
+			field.control.addEventListener("change", () => {
+				void this.write({ op: "set-communication", key: row.key, value: Number(field.value().trim()) }).then((error) => {
+					field.setError(error);
+					if (!error) void this.render();
+				});
 			});
 		}
 	}
