@@ -89,7 +89,7 @@ export const VIEW_TEXT = {
 	byGroup: "By group", byStatus: "By status", noGroup: "No group",
 	queueColumns: { group: "Group", inbox: "Inbox", outbox: "Outbox", inFlight: "Waiting", overdue: "Overdue" },
 	noErrorCode: "no error code",
-	stale: "Stale", latestFinding: "Latest finding: ", noProgress: "No progress reported",
+	stale: "Stale", errorMarker: "Error", warningMarker: "Warning", latestFinding: "Latest finding: ", noProgress: "No progress reported",
 	agentError: (error: string) => `Error: ${error}`,
 	agentWarnings: (warnings: readonly string[]) => `Warning: ${warnings.join("; ")}`,
 	progressOf: (name: string) => `Progress of ${name}`,

@@ -409,7 +409,8 @@ try {
 			row.querySelector(".a2a-agent-age").click();
 			const opened = meta() && row.querySelector(".a2a-row-toggle").getAttribute("aria-expanded") === "true";
 			row.click();
-			return { heights, before, opened, after: meta(), compact: document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") };
+			const alerts = Array.from(document.querySelectorAll(".a2a-agent-row")).filter((r) => r.querySelector(".a2a-alert-marker")?.getClientRects().length).map((r) => `${r.getAttribute("data-agent")}: ${r.querySelector(".a2a-alert-marker").textContent}`);
+			return { heights, before, opened, after: meta(), alerts, compact: document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") };
 		});
 		assertEqual(info.compact, "true", "the compact switch");
 		// In tab order the filter comes before the count chips and the rows.
@@ -417,6 +418,8 @@ try {
 		assert(/a2a-filter/.test(order[0] ?? ""), `first in tab order: ${order.join(", ")}`);
 		assert(Math.max(...info.heights) <= 40, `row heights ${info.heights.map(Math.round).join(", ")}`);
 		assertEqual([info.before, info.opened, info.after], [false, true, false], "details hidden, shown on a click, hidden again");
+		// An error or a warning hidden in the details is named on the compact row.
+		assertEqual(info.alerts.sort(), ["api-validator: Error", "ux-auditor: Warning"], "compact rows that name an error or a warning");
 		return `rows ${Math.round(Math.min(...info.heights))}-${Math.round(Math.max(...info.heights))} px high`;
 	});
 
@@ -487,6 +490,7 @@ try {
 				".a2a-agent-error",
 				".a2a-agent-warning",
 				".a2a-stale-marker:not(.a2a-hidden)",
+				".a2a-alert-marker:not(.a2a-hidden)",
 				".a2a-section-summary",
 				".a2a-count-chip",
 				".a2a-queue-table td",

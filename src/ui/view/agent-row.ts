@@ -25,6 +25,7 @@ export class AgentRow {
 	private readonly toggleEl: HTMLElement;
 	private readonly nameEl: HTMLElement;
 	private readonly staleEl: HTMLElement;
+	private readonly alertEl: HTMLElement;
 	private readonly ageEl: HTMLElement;
 	private readonly metaEl: HTMLElement;
 	private readonly barEl: HTMLElement;
@@ -48,6 +49,8 @@ export class AgentRow {
 		this.badgeEl = head.createSpan({ cls: "a2a-badge" });
 		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#", draggable: "true" } });
 		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: VIEW_TEXT.stale });
+		// What the details would tell, in one word, for the compact row (hidden while the details show).
+		this.alertEl = head.createSpan({ cls: "a2a-alert-marker a2a-hidden" });
 		const progress = head.createDiv({ cls: "a2a-agent-progress" });
 		this.barEl = progress.createDiv({
 			cls: "a2a-progress",
@@ -133,6 +136,9 @@ export class AgentRow {
 		const warnings = [a.transitionWarning, ...a.notes].filter((w): w is string => w !== undefined && w !== "");
 		setTextIfChanged(this.warningEl, warnings.length === 0 ? "" : VIEW_TEXT.agentWarnings(warnings));
 		setHidden(this.warningEl, warnings.length === 0);
+		const alert = a.error !== undefined ? VIEW_TEXT.errorMarker : warnings.length > 0 ? VIEW_TEXT.warningMarker : "";
+		setTextIfChanged(this.alertEl, alert);
+		setHidden(this.alertEl, alert === "");
 
 		const finding = a.latestFinding;
 		const findingTime = finding ? findingClock(finding.timestamp, clock.now) : null;
