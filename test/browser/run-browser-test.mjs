@@ -741,7 +741,8 @@ try {
 	for (const theme of ["light", "dark"]) {
 		await check(`demo vault: Show trace on the rejected cycle draws its conversation with the rejection, the retries and the timeout marked, ${theme} theme (screenshot test-results/trace-demo-${theme}.png)`, async () => {
 			assert(cycle, "the played demo vault has no dead letter with CYCLE_DETECTED");
-			await demoPage.setViewportSize({ width: 760, height: 900 });
+			// Wide enough for the whole diagram at its natural size (the README's picture).
+			await demoPage.setViewportSize({ width: 1100, height: 900 });
 			await setTheme(demoPage, theme);
 			if (theme === "light") await demoPage.evaluate((path) => window.a2aUi.showTrace(path), cycle);
 			else await demoPage.evaluate(() => window.a2aUi.themeChanged());
@@ -753,6 +754,9 @@ try {
 			const timedOut = shown.rows.filter((r) => r.state === "timed out" && r.marks.includes("attempt 3") && r.error.startsWith("TIMEOUT"));
 			assertEqual([rejected.length, timedOut.length], [1, 1], "rows of the rejected cycle and of the timed-out request");
 			assert(shown.rows.length >= 8, `${shown.rows.length} messages in the trace`);
+			const rowsText = await visibleText(demoPage, ".a2a-trace-list");
+			const iso = RAW_ISO.exec(rowsText);
+			assert(!iso, `raw ISO time "${iso?.[0]}" in the trace's rows`);
 			const file = join(results, `trace-demo-${theme}.png`);
 			await demoPage.locator('.workspace-leaf-content[data-type="a2a-trace"]').screenshot({ path: file });
 			assert(statSync(file).size > 10_000, "the screenshot is suspiciously small");

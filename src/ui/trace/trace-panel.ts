@@ -5,7 +5,7 @@ import { basename } from "../../core/paths";
 import { traceMermaid, traceSteps } from "../../core/trace-diagram";
 import { noteLink } from "../note-links";
 import { STATE_WORDS, VIEW_TEXT } from "../strings";
-import { absoluteTime, clockTime, noteTime } from "../time-format";
+import { absoluteTime, clockTime, noteTime, readableTimes } from "../time-format";
 
 // The picture of one conversation: a sequence diagram (Mermaid, drawn by Obsidian's own renderer)
 // at its natural size (scrolled sideways when the view is narrow) and below it one row per message,
@@ -80,7 +80,7 @@ export class TracePanel {
 			// Clock times: the rows of one conversation are seconds apart, "a few seconds ago" each would not tell them apart.
 			if (ms !== null) details.createEl("time", { cls: "a2a-time", text: clockTime(ms), attr: { datetime: new Date(ms).toISOString(), title: absoluteTime(ms) } });
 			noteLink(details, { messageId: e.messageId, path: e.path, name: basename(e.path) }, basename(e.path), "a2a-trace-link");
-			if (e.errorCode) row.createDiv({ cls: "a2a-trace-error", text: `${e.errorCode}${e.errorMessage ? `: ${e.errorMessage}` : ""}` });
+			if (e.errorCode) row.createDiv({ cls: "a2a-trace-error", text: `${e.errorCode}${e.errorMessage ? `: ${readableTimes(e.errorMessage)}` : ""}` });
 		}
 	}
 }
