@@ -257,7 +257,9 @@ describe("show-trace", () => {
 		expect(leaf?.getRoot()).toBe(h.host.app.workspace.rightSplit);
 		const el = (leaf.view as unknown as { contentEl: HTMLElement }).contentEl;
 		await waitFor("the trace rows", () => el.querySelectorAll(".a2a-trace-row").length === 2);
-		expect(el.textContent).toContain(req.traceId);
+		// A short id in the heading, the full one on hover (and copied by its button).
+		expect(el.querySelector(".a2a-trace-summary [title]")?.getAttribute("title")).toBe(req.traceId);
+		expect(el.querySelector(".a2a-trace-summary")?.textContent).toContain(req.traceId.slice(0, 8));
 		// The diagram: groups as lifelines, the request and the response as arrows.
 		const diagram = el.querySelector(".a2a-trace-diagram .mermaid")?.textContent ?? "";
 		expect(diagram).toContain(`participant g0 as ${BACKEND}`);
