@@ -4,8 +4,10 @@ import { cliIdentity, deviceState, fileObservations, routingLock } from "../../n
 import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
+import type { PassReport } from "../../src/router/pass-context";
 import { watchRouting } from "../watch-loop";
 import { NODE_TIMERS, SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
+import { startTelemetry } from "../../node/telemetry/telemetry";
 
 export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
                  [--interval MS] [--margin SECONDS]
@@ -61,8 +63,14 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	});
 	const registryErrors = checkRegistry(session);
 	const { router } = session;
+	const telemetry = await startTelemetry(process.env, io.err);
+	const onReport = telemetry ? (report: PassReport) => telemetry.recorder.pass(report, router.index, Date.now()) : undefined;
 	if (watch) {
-		await watchRouting(session, { intervalMs: interval, signal });
+		try {
+			await watchRouting(session, { intervalMs: interval, signal, onReport });
+		} finally {
+			await telemetry?.sink.close();
+		}
 		return 0;
 	}
 	try {
@@ -86,9 +94,11 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			forwarder.take(report);
 		}
 		printReport(session, report);
+		onReport?.(report);
 		if (!session.json) io.err(`${report.decisions.length} decision(s).`);
 	} finally {
 		await router.stop();
+		await telemetry?.sink.close();
 	}
 	return registryErrors ? 2 : 0;
 }

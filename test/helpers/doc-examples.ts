@@ -231,10 +231,14 @@ export interface NoteOnDisk {
 	text: string;
 }
 
-/** The notes directly in a vault folder (dot-files left out), with their frontmatter. */
+/**
+ * The notes directly in a vault folder (dot-files left out), with their frontmatter; for an archive,
+ * those of its month folders (`archive/YYYY-MM/`) too, oldest month first.
+ */
 export async function notesIn(vault: string, folder: string): Promise<NoteOnDisk[]> {
 	const names = await fs.readdir(path.join(vault, ...folder.split("/"))).catch(() => [] as string[]);
 	const notes: NoteOnDisk[] = [];
+	if (folder.endsWith("/archive")) for (const month of names.filter((n) => /^\d{4}-\d{2}$/.test(n)).sort()) notes.push(...(await notesIn(vault, `${folder}/${month}`)));
 	for (const name of names.filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort()) {
 		const text = await fs.readFile(path.join(vault, ...folder.split("/"), name), "utf8");
 		notes.push({ path: `${folder}/${name}`, fm: readFrontmatter(text) ?? {}, text });
