@@ -51,7 +51,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		marginMs,
 		identity: cliIdentity(role),
 		localLock: processLock(vaultDir, rootFolder(args), role),
-		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
+		remotes: { remotes: new SdkRemoteAgents(), timers: NODE_TIMERS },
 	});
 	const registryErrors = checkRegistry(session);
 	const { router } = session;

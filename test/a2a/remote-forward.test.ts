@@ -22,6 +22,7 @@ beforeEach(async () => {
 	remote = await startRemoteAgents();
 });
 afterEach(async () => {
+	for (const key of Object.keys(process.env)) if (key.startsWith("A2A_SECRET_")) delete process.env[key];
 	await remote.close();
 });
 
@@ -131,8 +132,8 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 	it("a card that names another address gets no token: the request is refused with the reason, nothing goes there", async () => {
 		await remote.close();
 		remote = await startRemoteAgents({ token: TOKEN });
-		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_file: secrets/elsewhere.token\n`));
-		await v.write("secrets/elsewhere.token", `${TOKEN}\n`);
+		process.env.A2A_SECRET_ELSEWHERE_TOKEN = TOKEN;
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_secret: elsewhere-token\n`));
 		const id = await send(v, "remote-elsewhere", "Where does my token go?");
 		await a2a(v.dir, "route");
 		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
@@ -151,12 +152,12 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(remote.calls.filter((c) => c.elsewhere).map((c) => c.method)).toContain("SendMessage");
 	});
 
-	it("a group's token_file is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
+	it("a group's token_secret is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
 		await remote.close();
 		remote = await startRemoteAgents({ token: TOKEN });
-		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_file: secrets/echo.token\n  remote-bad:\n    url: ${remote.url("echo")}\n    token_file: secrets/bad.token\n`));
-		await v.write("secrets/echo.token", `${TOKEN}\n`);
-		await v.write("secrets/bad.token", "not-the-token-at-all-000000\n");
+		process.env.A2A_SECRET_ECHO_TOKEN = TOKEN;
+		process.env.A2A_SECRET_BAD_TOKEN = "not-the-token-at-all-000000";
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_secret: echo-token\n  remote-bad:\n    url: ${remote.url("echo")}\n    token_secret: bad-token\n`));
 		const good = await send(v, "remote-echo", "With a token");
 		const bad = await send(v, "remote-bad", "With a wrong token");
 		const routed = await a2a(v.dir, "route");
@@ -164,7 +165,7 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answers.find((n) => n.fm.in_reply_to === good)?.fm).toMatchObject({ status: "success" });
 		const refused = answers.find((n) => n.fm.in_reply_to === bad);
 		expect(refused?.fm).toMatchObject({ status: "error", error_code: "REMOTE_ERROR" });
-		expect(String(refused?.fm.error_message)).toContain("HTTP 401 (the token of the group's token_file was not accepted)");
+		expect(String(refused?.fm.error_message)).toContain("HTTP 401 (the token of the group's token_secret was not accepted)");
 		expect(remote.executions.map((e) => e.text)).toEqual(["With a token"]);
 		for (const text of [...answers.map((n) => n.text), ...routed.stdout, ...routed.stderr]) expect(text).not.toContain("not-the-token-at-all");
 	});

@@ -17,10 +17,12 @@ export interface Booted {
 	files(under: string): string[];
 }
 
-export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean } = {}): Promise<Booted> {
+export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean; secrets?: Record<string, string> } = {}): Promise<Booted> {
 	// Notes written by a test are a moment old: without a grace period the router takes them at once
 	// (the tests of the grace period set it).
 	const host = await createTempHost({ files: { ".obsidian/plugins/a2a-relay/data.json": JSON.stringify({ graceSeconds: 0 }), ...files } });
+	// Secrets live in Obsidian's secret storage on the device, never in the vault.
+	for (const [id, value] of Object.entries(options.secrets ?? {})) host.fakeApp.secretStorage.setSecret(id, value);
 	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
 	await host.loadVault();
 	if (options.layoutReady !== false) await host.setLayoutReady();

@@ -2,6 +2,7 @@
 // the sync margin, the device's name in the lease, and what the sidebar says about who routes),
 // and the Groups section, which edits the registry itself.
 import { afterEach, describe, expect, it } from "vitest";
+import { SecretComponent } from "../../test-support/fake-obsidian/secret-storage";
 import { BACKEND, FRONTEND, boot, box, fill, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
@@ -112,6 +113,29 @@ describe("the Groups section", () => {
 		await waitFor("the router's registry", () => [...(h?.parts.relay.router.layout.groupIds() ?? [])].sort().join(",") === groups);
 		expect(h.parts.relay.router.registry.groups.get("50-qa-group")?.description).toBe("Tests the app");
 		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
+	});
+
+	it("a remote group's token is a secret of Obsidian's secret storage: picked or created in its row, named in the registry, never written to the vault", async () => {
+		h = await boot({ files: {} });
+		const tab = await groupsTab(h);
+		const row = () => tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${FRONTEND}"]`) as HTMLElement;
+		// A group of this vault has no token to name.
+		expect(row().querySelector(".secret-component")).toBeNull();
+		commit(input(row(), "url"), "https://ui.example/a2a/");
+		await waitFor("the url saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("url: https://ui.example/a2a/"));
+		await waitFor("the secret control", () => row().querySelector(".secret-component"));
+		SecretComponent.of(row().querySelector(".secret-component"))?.createSecret("frontend-token", "tok-FRONTEND-0123456789");
+		await waitFor("the secret named", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("token_secret: frontend-token"));
+		expect(h.host.app.secretStorage.getSecret("frontend-token")).toBe("tok-FRONTEND-0123456789");
+		await settle(h);
+		for (const file of h.host.app.vault.getFiles()) expect(await h.host.read(file.path)).not.toContain("tok-FRONTEND");
+		expect(h.parts.relay.router.registry.groups.get(FRONTEND)?.tokenSecret).toBe("frontend-token");
+		// Choosing "None" takes the name out of the registry again.
+		await waitFor("the control shows the secret", () => row().querySelector<HTMLSelectElement>(".secret-component")?.value === "frontend-token");
+		const select = row().querySelector<HTMLSelectElement>(".secret-component") as HTMLSelectElement;
+		select.value = "";
+		select.dispatchEvent(new Event("change", { bubbles: true }));
+		await waitFor("the secret unnamed", async () => !(await h?.host.read("A2A/registry.yaml"))?.includes("token_secret"));
 	});
 
 	it("edits registry.md when the registry is a note, and says what to do when there is none", async () => {

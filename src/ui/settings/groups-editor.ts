@@ -1,4 +1,4 @@
-import { Setting, TFolder } from "obsidian";
+import { SecretComponent, Setting, TFolder } from "obsidian";
 import type { App } from "obsidian";
 import type { ActionVault } from "../../actions/vault";
 import { VaultLayout } from "../../core/layout";
@@ -10,7 +10,7 @@ import { SETTINGS_TEXT } from "../strings";
 import { readRegistryFile, writeRegistryEdit } from "./registry-writer";
 
 // The Groups section of the settings: the registry's communication settings and its groups (add,
-// rename, describe, point to a remote agent, remove), each change written to the registry at once
+// rename, describe, point to a remote agent and name the secret holding its token, remove), each change written to the registry at once
 // through the vault port. So nobody has to edit YAML by hand (registry.yaml is hidden in Obsidian
 // unless all file extensions are shown, and cannot be edited on a phone at all).
 
@@ -49,7 +49,7 @@ export class GroupsEditor {
 		this.el.createDiv({ cls: "setting-item-description", text: SETTINGS_TEXT.groupsDesc(file.path) });
 		this.messageEl = this.el.createDiv({ cls: "a2a-form-error", attr: { role: "alert" } });
 		this.renderCommunication(registry);
-		for (const group of registry.groups.values()) this.renderGroup(group.id, group.description ?? "", group.url ?? "");
+		for (const group of registry.groups.values()) this.renderGroup(group.id, group.description ?? "", group.url ?? "", group.tokenSecret ?? "");
 		this.renderAdd();
 	}
 
@@ -76,7 +76,7 @@ export class GroupsEditor {
 		}
 	}
 
-	private renderGroup(id: string, description: string, url: string): void {
+	private renderGroup(id: string, description: string, url: string, tokenSecret: string): void {
 		const setting = new Setting(this.el).setName(id);
 		setting.settingEl.addClass("a2a-group-row");
 		setting.settingEl.setAttr("data-group", id);
@@ -93,6 +93,12 @@ export class GroupsEditor {
 			text.inputEl.setAttr("inputmode", "url");
 			text.inputEl.addEventListener("change", () => void this.save({ op: "set-group", id, field: "url", value: text.getValue() }));
 		});
+		// A remote group's token: the registry names a secret of Obsidian's secret storage (kept on this device, never in the vault).
+		if (url !== "") {
+			setting.addComponent((el) =>
+				new SecretComponent(this.app, el).setValue(tokenSecret).onChange((value) => void this.save({ op: "set-group", id, field: "token_secret", value })),
+			);
+		}
 		setting.addButton((button) => button.setButtonText(SETTINGS_TEXT.rename).onClick(() => this.renameRow(setting, id)));
 		setting.addButton((button) =>
 			button
