@@ -75,3 +75,21 @@ describe("route --watch checks every write", () => {
 		await watcher.closed;
 	});
 });
+
+describe("a2a init and a linked .obsidian", () => {
+	it("writes types.json through a .obsidian that is a symbolic link (users link it on purpose), replacing no link inside it", async () => {
+		const config = path.join(outside, "shared-obsidian-config");
+		await fs.mkdir(config);
+		await fs.writeFile(path.join(config, "types.json"), JSON.stringify({ types: { status: "checkbox" } }));
+		await fs.rm(path.join(v.dir, ".obsidian"), { recursive: true, force: true });
+		await fs.symlink(config, path.join(v.dir, ".obsidian"));
+		const init = await a2a(v.dir, "init", "--json");
+		expect(init.code, init.stderr.join("\n")).toBe(0);
+		expect((init.json[0].property_types as string[]).length).toBeGreaterThan(0);
+		const types = JSON.parse(await fs.readFile(path.join(config, "types.json"), "utf8")) as { types: Record<string, string> };
+		// What was there stays as it was; A2A's properties are added.
+		expect(types.types.status).toBe("checkbox");
+		expect(types.types.trace_id).toBe("text");
+		expect((await fs.lstat(path.join(v.dir, ".obsidian"))).isSymbolicLink()).toBe(true);
+	});
+});
