@@ -23,7 +23,8 @@ export function secretsFolder(env: NodeJS.ProcessEnv = process.env): string | nu
 	if (env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)) return path.join(env.XDG_CONFIG_HOME, "a2a-relay", "secrets");
 	let home: string;
 	try {
-		home = os.homedir();
+		// $HOME first, as os.homedir() reads it, from the environment given.
+		home = env.HOME || os.homedir();
 	} catch {
 		return null;
 	}
