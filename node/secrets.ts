@@ -76,3 +76,36 @@ export function readSecret(id: string, env: NodeJS.ProcessEnv = process.env): st
 	if (fileProblem !== null) throw new Error(`secret ${id} is refused: ${fileProblem}`);
 	return tokenOf(read.bytes.toString("utf8"), id, file);
 }
+
+/**
+ * The origin secret `id` is pinned to, beside it (`<id>.origin`: a secret id has no dot, so no
+ * secret has that name): the first address the CLI sent it to. A registry edited elsewhere that
+ * moves the group's `url:` (or names this secret for another group) cannot have it sent to a new
+ * address; the user deletes the pin to allow one. Nothing is pinned where there is no home folder.
+ */
+export function checkSecretOrigin(id: string, origin: string, env: NodeJS.ProcessEnv = process.env): void {
+	const folder = secretsFolder(env);
+	if (folder === null) return;
+	const pin = path.join(folder, `${id}.origin`);
+	let read: { bytes: Buffer; st: fs.Stats } | null;
+	try {
+		read = readFileBytes(pin, 4096);
+	} catch (error) {
+		throw new Error(`secret ${id}: ${pin} cannot be read: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+	}
+	if (read !== null) {
+		const problem = notPrivate(read.st, pin);
+		if (problem !== null) throw new Error(`secret ${id} is refused: ${problem}`);
+		const pinned = read.bytes.toString("utf8").trim();
+		if (pinned === origin) return;
+		throw new Error(`secret ${id} is only sent to ${pinned} (where it was first sent); the registry now names ${origin}: if the group really moved there, delete ${pin}`);
+	}
+	fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+	try {
+		fs.writeFileSync(pin, `${origin}\n`, { flag: "wx", mode: 0o600 });
+	} catch (error) {
+		if (!isCode(error, "EEXIST")) throw error;
+		// Another process pinned it meanwhile: check against that.
+		checkSecretOrigin(id, origin, env);
+	}
+}

@@ -8,7 +8,7 @@ import type { GroupEntry } from "../../src/core/registry";
 import { MAX_REMOTE_RESPONSE_BYTES } from "../../src/core/remote-answer";
 import { tokenRefusal } from "../../src/core/remote-request";
 import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
-import { readSecret } from "../../node/secrets";
+import { checkSecretOrigin, readSecret } from "../../node/secrets";
 
 // The CLI's way to call remote A2A agents (src/router/remote-agents.ts): the official @a2a-js/sdk
 // client, one per group and URL, with the secret the group's `token_secret:` names (node/secrets.ts:
@@ -89,13 +89,17 @@ export class SdkRemoteAgents implements RemoteAgents {
 
 	constructor(
 		private readonly cardTimeoutMs = CARD_TIMEOUT_MS,
-		private readonly secret: (id: string) => string = (id) => readSecret(id),
+		private readonly secret: (id: string, url: string) => string = (id, url) => {
+			const token = readSecret(id);
+			checkSecretOrigin(id, new URL(url).origin);
+			return token;
+		},
 	) {}
 
 	private token(group: GroupEntry): string | null {
 		if (group.tokenSecret === undefined) return null;
 		try {
-			return this.secret(group.tokenSecret);
+			return this.secret(group.tokenSecret, group.url ?? "");
 		} catch (error) {
 			throw new RemoteRefusal(`${group.id}: ${error instanceof Error ? error.message : String(error)}`);
 		}

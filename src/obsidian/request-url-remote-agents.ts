@@ -7,13 +7,15 @@ import type { GroupEntry } from "../core/registry";
 import { tokenRefusal } from "../core/remote-request";
 import { isPlainObject } from "../core/text";
 import type { RemoteAgents, RemoteCall } from "../router/remote-agents";
+import { SecretApprovals } from "./secret-approvals";
 
 // The plugin's way to call remote A2A agents (src/router/remote-agents.ts): A2A v1.0 JSON-RPC over
 // HTTP through Obsidian's requestUrl (desktop and mobile, no CORS), with no SDK in main.js. The
 // agent's card is read once per group (its JSON-RPC interface URL); a group's `token_secret:` names a
 // secret in Obsidian's secret storage (never a vault file) whose value is sent as `Authorization:
-// Bearer`, only to the registry url's origin (a card naming another is refused). Only http(s) URLs
-// are called.
+// Bearer`, only to the registry url's origin (a card naming another is refused), and only when the
+// user chose that secret for that origin on this device (secret-approvals.ts). Only http(s) URLs are
+// called.
 
 /** A URL as fetch parses and calls it, or the text as it is when it does not parse. */
 function canonicalUrl(url: string): string {
@@ -46,11 +48,19 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 	private readonly endpoints = new Map<string, string>();
 	private nextId = 1;
 
-	constructor(private readonly app: App) {}
+	private readonly approvals: SecretApprovals;
+
+	constructor(private readonly app: App) {
+		this.approvals = new SecretApprovals(app);
+	}
 
 	private async headers(group: GroupEntry): Promise<Record<string, string>> {
 		const headers: Record<string, string> = { "A2A-Version": A2A_VERSION, "A2A-Extensions": ROUTING_EXTENSION, Accept: "application/json" };
 		if (group.tokenSecret === undefined) return headers;
+		// Only to an address the user chose this secret for on this device: a registry edited elsewhere cannot redirect it.
+		if (!this.approvals.approved(group.tokenSecret, group.url ?? "")) {
+			throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} was not chosen for ${group.url ?? ""} on this device: pick it in Settings → A2A Relay → Groups to send it there`);
+		}
 		const token = (this.app.secretStorage.getSecret(group.tokenSecret) ?? "").trim();
 		if (token === "") throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} is not set: pick or create it in Settings → A2A Relay → Groups`);
 		if (/\s/.test(token)) throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} must hold one token without spaces`);

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
@@ -18,11 +19,19 @@ const TOKEN = "remote-token-0123456789abcdef";
 const REQUESTER = "10-backend-group";
 let remote: RemoteAgentServer;
 
+let configHome = "";
+const savedConfigHome = process.env.XDG_CONFIG_HOME;
 beforeEach(async () => {
 	remote = await startRemoteAgents();
+	// The CLI pins each secret to the address it first goes to, in the user's configuration folder: a temporary one here.
+	configHome = await mkdtemp(join(tmpdir(), "a2a-config-"));
+	process.env.XDG_CONFIG_HOME = configHome;
 });
 afterEach(async () => {
 	for (const key of Object.keys(process.env)) if (key.startsWith("A2A_SECRET_")) delete process.env[key];
+	if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
+	else process.env.XDG_CONFIG_HOME = savedConfigHome;
+	await rm(configHome, { recursive: true, force: true });
 	await remote.close();
 });
 

@@ -109,9 +109,12 @@ describe("a registry names a secret, never a path", () => {
 			closers.push(server.close);
 			await fs.writeFile(path.join(home, ".git-credentials"), `https://user:${LEAK}@github.com\n`);
 			const v = await h.vault(entry("remote-x", server.url, `    token_file: ${tokenFile}\n`));
-			await fs.writeFile(path.join(v.dir, "..", "x"), `${LEAK}\n`);
+			// "../x" names a file beside the vault folder (its name made unique to this vault).
+			const beside = `${path.basename(v.dir)}-x`;
+			await v.write("A2A/registry.yaml", (await v.read("A2A/registry.yaml")).replace("token_file: ../x", `token_file: ../${beside}`));
+			await fs.writeFile(path.join(v.dir, "..", beside), `${LEAK}\n`);
 			await v.write("secrets/x.token", `${LEAK}\n`);
-			closers.push(() => fs.rm(path.join(v.dir, "..", "x"), { force: true }));
+			closers.push(() => fs.rm(path.join(v.dir, "..", beside), { force: true }));
 			// An agent writes the request itself (a2a send refuses a group the registry does not hold).
 			await v.write(`${BOX(REQUESTER, "outbox")}/q.md`, requestNote({ target_group: "remote-x" }));
 			const routed = await a2a(v.dir, "route");
@@ -186,6 +189,28 @@ describe("a registry names a secret, never a path", () => {
 		await a2a(v.dir, "route");
 		const answer = (await answers(v)).find((n) => n.fm.in_reply_to === id);
 		expect(String(answer?.fm.error_message)).toContain("not a link");
+		expect(server.received).toEqual([]);
+	});
+
+	it("a secret goes only to the address it first went to: a registry that moves the group elsewhere gets nothing sent there", async () => {
+		process.env.A2A_SECRET_PARTNER_TOKEN = TOKEN;
+		const v = await h.vault(entry("remote-echo", remote.url("echo"), "    token_secret: partner-token\n"));
+		const first = await send(v, "remote-echo", "First, to the partner");
+		await a2a(v.dir, "route");
+		expect((await answers(v)).find((n) => n.fm.in_reply_to === first)?.fm).toMatchObject({ status: "success" });
+		const pin = path.join(home, ".config", "a2a-relay", "secrets", "partner-token.origin");
+		expect((await fs.readFile(pin, "utf8")).trim()).toBe(new URL(remote.url("echo")).origin);
+		expect((await fs.stat(pin)).mode & 0o777).toBe(0o600);
+		// Someone who can write the registry points the group at their own server.
+		const server = await recorder();
+		closers.push(server.close);
+		await v.write("A2A/registry.yaml", (await v.read("A2A/registry.yaml")).replace(remote.url("echo"), server.url));
+		const second = await send(v, "remote-echo", "Second, moved");
+		await a2a(v.dir, "route");
+		const answer = (await answers(v)).find((n) => n.fm.in_reply_to === second);
+		expect(answer?.fm).toMatchObject({ status: "error" });
+		expect(String(answer?.fm.error_message)).toContain("is only sent to");
+		expect(String(answer?.fm.error_message)).toContain(`delete ${pin}`);
 		expect(server.received).toEqual([]);
 	});
 

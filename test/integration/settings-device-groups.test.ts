@@ -2,6 +2,7 @@
 // the sync margin, the device's name in the lease, and what the sidebar says about who routes),
 // and the Groups section, which edits the registry itself.
 import { afterEach, describe, expect, it } from "vitest";
+import { SecretApprovals } from "../../src/obsidian/secret-approvals";
 import { SecretComponent } from "../../test-support/fake-obsidian/secret-storage";
 import { BACKEND, FRONTEND, boot, box, fill, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
@@ -130,6 +131,9 @@ describe("the Groups section", () => {
 		await settle(h);
 		for (const file of h.host.app.vault.getFiles()) expect(await h.host.read(file.path)).not.toContain("tok-FRONTEND");
 		expect(h.parts.relay.router.registry.groups.get(FRONTEND)?.tokenSecret).toBe("frontend-token");
+		// Chosen here: this device may send it to that group's address, and only there.
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://ui.example/other/")).toBe(true);
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://elsewhere.example/a2a/")).toBe(false);
 		// Choosing "None" takes the name out of the registry again.
 		await waitFor("the control shows the secret", () => row().querySelector<HTMLSelectElement>(".secret-component")?.value === "frontend-token");
 		const select = row().querySelector<HTMLSelectElement>(".secret-component") as HTMLSelectElement;

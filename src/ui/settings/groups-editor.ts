@@ -6,6 +6,7 @@ import { parseRegistry, parseRegistryNote } from "../../core/registry";
 import type { Registry } from "../../core/registry";
 import type { CommunicationKey, RegistryEdit } from "../../core/registry-edit";
 import type { RelayState } from "../../obsidian/relay-state";
+import { SecretApprovals } from "../../obsidian/secret-approvals";
 import { SETTINGS_TEXT } from "../strings";
 import { readRegistryFile, writeRegistryEdit } from "./registry-writer";
 
@@ -91,12 +92,24 @@ export class GroupsEditor {
 			text.inputEl.setAttr("aria-label", `${SETTINGS_TEXT.groupUrl}: ${id}`);
 			text.inputEl.setAttr("name", "url");
 			text.inputEl.setAttr("inputmode", "url");
-			text.inputEl.addEventListener("change", () => void this.save({ op: "set-group", id, field: "url", value: text.getValue() }));
+			text.inputEl.addEventListener("change", () => {
+				const next = text.getValue().trim();
+				// The user moves the group on this device: its secret may follow it to the new address.
+				void this.save({ op: "set-group", id, field: "url", value: next }, async () => {
+					if (tokenSecret !== "") new SecretApprovals(this.app).approve(tokenSecret, next);
+				});
+			});
 		});
 		// A remote group's token: the registry names a secret of Obsidian's secret storage (kept on this device, never in the vault).
 		if (url !== "") {
 			setting.addComponent((el) =>
-				new SecretComponent(this.app, el).setValue(tokenSecret).onChange((value) => void this.save({ op: "set-group", id, field: "token_secret", value })),
+				new SecretComponent(this.app, el).setValue(tokenSecret).onChange(
+					(value) =>
+						void this.save({ op: "set-group", id, field: "token_secret", value }, async () => {
+							// Chosen here, on this device: this secret may go to this group's address.
+							if (value !== "") new SecretApprovals(this.app).approve(value, url);
+						}),
+				),
 			);
 		}
 		setting.addButton((button) => button.setButtonText(SETTINGS_TEXT.rename).onClick(() => this.renameRow(setting, id)));
