@@ -1,5 +1,6 @@
 import type { Message as A2aMessage, Part } from "@a2a-js/sdk";
 import { buildRequest } from "../../../src/core/compose";
+import { requestContentProblem } from "../../../src/core/content-reasons";
 import { uuidFromText } from "../../../src/core/hash";
 import { isAcceptableMessageId, isUuidShaped, newId } from "../../../src/core/ids";
 import type { RequestMessage } from "../../../src/core/message";
@@ -79,14 +80,14 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	const parts = readParts(message.parts);
 	if ("kind" in parts) return { ok: false, ...parts };
 	const text = parts.texts.join("\n\n").trim();
-	if (text === "" && parts.urls.length === 0 && parts.data.length === 0) {
-		return { ok: false, kind: "malformed", message: "the message says nothing: send at least one text part" };
-	}
+	const type = routing.request_type ?? "query";
+	// The text goes to ## Task for a task, else ## Question (below); then the one rule of what a request carries.
+	const content = requestContentProblem(type, { [type === "task" ? "task" : "question"]: text, context: parts.data.join("\n"), artifacts: parts.urls });
+	if (content !== null) return { ok: false, kind: "malformed", message: `the message says nothing: send at least one text part (${content.reason})` };
 	const clientContext = noteSafeText(message.contextId).trim();
 	let traceId = routing.trace_id;
 	if (traceId === undefined && clientContext !== "") traceId = isUuidShaped(clientContext) ? clientContext.toLowerCase() : uuidFromText(`a2a-context\n${clientContext}`);
 	traceId ??= newId();
-	const type = routing.request_type ?? "query";
 	const body = text === "" ? undefined : text;
 	const request = buildRequest(
 		{
