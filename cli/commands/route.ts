@@ -60,7 +60,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		identity: cliIdentity(role, state),
 		observations: fileObservations(state),
 		localLock: routingLock(state, role),
-		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
+		remotes: { remotes: new SdkRemoteAgents(), timers: NODE_TIMERS },
 	}, choice);
 	const registryErrors = checkRegistry(session);
 	const { router } = session;

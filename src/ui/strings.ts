@@ -146,6 +146,8 @@ export const SETTINGS_TEXT = {
 	groupDescription: "Description",
 	groupUrl: "Remote agent URL",
 	groupUrlDesc: "For a group served by a remote A2A agent (http or https); leave empty for a group in this vault.",
+	groupSecret: "Token secret",
+	groupSecretDesc: "For a remote agent that asks for a token: the secret of Obsidian's secret storage that holds it. It stays on this device and goes only to this group's address.",
 	groupUrlPlaceholder: "https://agent.example/a2a/",
 	groupUrlInvalid: "Enter an http:// or https:// address, or leave the field empty.",
 	editGroup: (id: string) => `Edit group ${id}`,

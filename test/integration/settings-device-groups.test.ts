@@ -2,6 +2,8 @@
 // the sync margin, the device's name in the lease, and what the sidebar says about who routes),
 // and the Groups section, which edits the registry itself.
 import { afterEach, describe, expect, it } from "vitest";
+import { SecretApprovals } from "../../src/obsidian/secret-approvals";
+import { SecretComponent } from "../../test-support/fake-obsidian/secret-storage";
 import { BACKEND, FRONTEND, boot, box, control, fill, modal, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
@@ -97,7 +99,7 @@ describe("the Groups section", () => {
 		// Add group: the Edit group modal, empty; its fields are labelled, not only by placeholders.
 		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
 		let m = await modal(h, "Add group");
-		expect(Array.from(m.contentEl.querySelectorAll(".setting-item-name")).map((e) => e.textContent)).toEqual(["Group id", "Description", "Remote agent URL"]);
+		expect(Array.from(m.contentEl.querySelectorAll(".setting-item-name")).map((e) => e.textContent)).toEqual(["Group id", "Description", "Remote agent URL", "Token secret"]);
 		fill(control(m, "id"), "50-qa-group");
 		fill(control(m, "description"), "Tests the app");
 		fill(control(m, "url"), "not a url");
@@ -155,6 +157,38 @@ describe("the Groups section", () => {
 		await waitFor("the router's registry", () => [...(h?.parts.relay.router.layout.groupIds() ?? [])].sort().join(",") === groups);
 		expect(h.parts.relay.router.registry.groups.get("50-qa-group")?.description).toBe("Tests the app");
 		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
+	});
+
+	it("a remote group's token is a secret of Obsidian's secret storage: picked or created in Edit group, named in the registry, never written to the vault", async () => {
+		h = await boot({ files: {} });
+		const tab = await groupsTab(h);
+		const edit = async () => {
+			(tab.querySelector(`.a2a-group-row[data-group="${FRONTEND}"] .clickable-icon[aria-label="Edit group ${FRONTEND}"]`) as HTMLElement).click();
+			return modal(h as Harness, `Edit group ${FRONTEND}`);
+		};
+		let m = await edit();
+		fill(control(m, "url"), "https://ui.example/a2a/");
+		const picker = m.contentEl.querySelector(".a2a-group-secret .secret-component");
+		SecretComponent.of(picker)?.createSecret("frontend-token", "tok-FRONTEND-0123456789");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
+		await waitFor("the secret named", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("token_secret: frontend-token"));
+		expect(await h.host.read("A2A/registry.yaml")).toContain("url: https://ui.example/a2a/");
+		expect(h.host.app.secretStorage.getSecret("frontend-token")).toBe("tok-FRONTEND-0123456789");
+		await settle(h);
+		for (const file of h.host.app.vault.getFiles()) expect(await h.host.read(file.path)).not.toContain("tok-FRONTEND");
+		await waitFor("the router's registry", () => h?.parts.relay.router.registry.groups.get(FRONTEND)?.tokenSecret === "frontend-token");
+		// Chosen here: this device may send it to that group's address, and only there.
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://ui.example/other/")).toBe(true);
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://elsewhere.example/a2a/")).toBe(false);
+		// Choosing "None" takes the name out of the registry again.
+		await waitFor("the edited row", () => tab.querySelector(`.a2a-group-row[data-group="${FRONTEND}"] .a2a-group-url`));
+		m = await edit();
+		const select = m.contentEl.querySelector<HTMLSelectElement>(".a2a-group-secret .secret-component") as HTMLSelectElement;
+		expect(select.value).toBe("frontend-token");
+		select.value = "";
+		select.dispatchEvent(new Event("change", { bubbles: true }));
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
+		await waitFor("the secret unnamed", async () => !(await h?.host.read("A2A/registry.yaml"))?.includes("token_secret"));
 	});
 
 	it("edits registry.md when the registry is a note, and says what to do when there is none", async () => {

@@ -1,6 +1,8 @@
+import { SecretComponent, Setting } from "obsidian";
 import type { App } from "obsidian";
 import { remoteUrl } from "../../core/registry";
 import type { RegistryEdit } from "../../core/registry-edit";
+import { SecretApprovals } from "../../obsidian/secret-approvals";
 import { FormModal } from "../modals/form";
 import { SETTINGS_TEXT } from "../strings";
 
@@ -12,11 +14,15 @@ export interface GroupValues {
 	id: string;
 	description: string;
 	url: string;
+	/** The secret of Obsidian's secret storage that holds the remote agent's token ("" for none). */
+	tokenSecret: string;
 }
 
 export type GroupSave = (edit: RegistryEdit) => Promise<string | null>;
 
 export class GroupModal extends FormModal {
+	private secret: string;
+
 	constructor(
 		app: App,
 		/** The group as it is (null: a new group). */
@@ -26,6 +32,7 @@ export class GroupModal extends FormModal {
 		private readonly saved: (renamed: { from: string; to: string } | null) => Promise<void>,
 	) {
 		super(app);
+		this.secret = group?.tokenSecret ?? "";
 		this.setTitle(group ? SETTINGS_TEXT.editGroupTitle(group.id) : SETTINGS_TEXT.addGroup);
 	}
 
@@ -39,7 +46,10 @@ export class GroupModal extends FormModal {
 		this.text(el, "description", SETTINGS_TEXT.groupDescription, { value: group?.description ?? "" });
 		const url = this.text(el, "url", SETTINGS_TEXT.groupUrl, { desc: SETTINGS_TEXT.groupUrlDesc, value: group?.url ?? "", placeholder: SETTINGS_TEXT.groupUrlPlaceholder });
 		url.control.setAttr("inputmode", "url");
-		// The group's token secret (token_secret) gets its field here, under the URL it is sent to.
+		// A remote group's token: the registry names a secret of Obsidian's secret storage (kept on this device, never in the vault).
+		const secret = new Setting(el).setName(SETTINGS_TEXT.groupSecret).setDesc(SETTINGS_TEXT.groupSecretDesc);
+		secret.settingEl.addClass("a2a-group-secret");
+		secret.addComponent((control) => new SecretComponent(this.app, control).setValue(this.secret).onChange((value) => (this.secret = value)));
 	}
 
 	protected async submit(): Promise<boolean> {
@@ -63,6 +73,7 @@ export class GroupModal extends FormModal {
 			if (description !== before.description) steps.push({ edit: { op: "set-group", id, field: "description", value: description }, field: "description" });
 		}
 		if (url !== (before?.url ?? "")) steps.push({ edit: { op: "set-group", id, field: "url", value: url }, field: "url" });
+		if (this.secret !== (before?.tokenSecret ?? "")) steps.push({ edit: { op: "set-group", id, field: "token_secret", value: this.secret }, field: "url" });
 		for (const step of steps) {
 			const error = await this.save(step.edit);
 			if (error) {
@@ -70,6 +81,8 @@ export class GroupModal extends FormModal {
 				return false;
 			}
 		}
+		// Chosen here, on this device: this secret may go to this group's address (and follows it when it moves).
+		if (this.secret !== "" && url !== "") new SecretApprovals(this.app).approve(this.secret, url);
 		await this.saved(before && id !== before.id ? { from: before.id, to: id } : null);
 		return true;
 	}

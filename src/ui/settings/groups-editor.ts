@@ -15,7 +15,8 @@ import { readRegistryFile, writeRegistryEdit } from "./registry-writer";
 // The registry in the settings, so nobody has to edit YAML by hand (registry.yaml is hidden in
 // Obsidian unless all file extensions are shown, and cannot be edited on a phone at all). Two
 // parts, each written to the registry at once through the vault port:
-//   - GroupsEditor (the Groups section): one row per group (id, description, remote agent URL)
+//   - GroupsEditor (the Groups section): one row per group (id, description, remote agent URL and
+//     the secret holding its token)
 //     with two icon buttons, Edit group… (a modal with labelled fields and inline errors) and
 //     Remove group (a second click confirms); and Add group, the same modal empty;
 //   - RegistryLimits (the New messages section): how long a request waits for its answer, how often
@@ -82,7 +83,7 @@ export class GroupsEditor extends RegistryPart {
 
 	protected build(registry: Registry, path: string): void {
 		this.el.createDiv({ cls: "setting-item-description", text: SETTINGS_TEXT.groupsDesc(path) });
-		for (const group of registry.groups.values()) this.renderGroup({ id: group.id, description: group.description ?? "", url: group.url ?? "" });
+		for (const group of registry.groups.values()) this.renderGroup({ id: group.id, description: group.description ?? "", url: group.url ?? "", tokenSecret: group.tokenSecret ?? "" });
 		new Setting(this.el).setClass("a2a-add-group").addButton((button) => button.setButtonText(SETTINGS_TEXT.addGroup).setCta().onClick(() => this.openModal(null)));
 	}
 
