@@ -2,6 +2,7 @@ import { promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
+import { terminalText } from "../src/core/terminal-text";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
 import { HistoryCacheFile, cacheFolder } from "../node/history-cache-file";
@@ -95,7 +96,7 @@ export function checkRegistry(session: Session): boolean {
 		const why = registry.errors.map(describeRegistryError).join("; ");
 		throw new VaultError(`no usable registry at ${path.join(session.vault.dir, session.router.layout.registryPath)}: ${why}. Run \`a2a init\` to create one.`);
 	}
-	for (const error of registry.errors) session.err(`registry error: ${describeRegistryError(error)}`);
-	for (const warning of registry.warnings) session.err(`warning: ${warning}`);
+	for (const error of registry.errors) session.err(terminalText(`registry error: ${describeRegistryError(error)}`));
+	for (const warning of registry.warnings) session.err(terminalText(`warning: ${warning}`));
 	return registry.errors.length > 0;
 }

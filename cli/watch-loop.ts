@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { printReport } from "./route-report";
+import { terminalText } from "../src/core/terminal-text";
 import type { PassReport } from "../src/router/router";
 import { describeRegistryError } from "../src/core/registry";
 import { checkRegistry } from "./session";
@@ -39,7 +40,7 @@ function unusableRegistryWarning(session: Session): string {
 
 /** Says on stderr which outbox notes wait for their writer and why (rule 2): each time the router looked at one. */
 function printWaiting(session: Session, report: PassReport): void {
-	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(`waiting for its writer: ${path} (${reason})`);
+	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(terminalText(`waiting for its writer: ${path} (${reason})`));
 }
 
 export async function watchRouting(session: Session, options: WatchOptions): Promise<void> {
@@ -106,7 +107,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			if (registryChanged && (await router.loadRegistry())) {
 				if (router.unusableRegistry) {
 					// Said once per spell: the registry may be saved several times before it is good again.
-					if (!registryTrouble) session.err(`warning: ${unusableRegistryWarning(session)}`);
+					if (!registryTrouble) session.err(terminalText(`warning: ${unusableRegistryWarning(session)}`));
 					registryTrouble = true;
 				} else {
 					if (registryTrouble) session.err("The registry can be used again: routing with it.");
@@ -145,9 +146,9 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
 			printReport(session, report);
 			printWaiting(session, report);
-			if (report.busy && report.standby !== lastReason) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+			if (report.busy && report.standby !== lastReason) session.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
 			if (router.lease.lostTo !== null) {
-				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
+				session.err(terminalText(`Stopped routing: ${router.lease.lostTo} routes this vault now.`));
 				router.lease.lostTo = null;
 			}
 			lastReason = report.busy ? (report.standby ?? "") : "";

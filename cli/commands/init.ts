@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { terminalText } from "../../src/core/terminal-text";
 import { initVault } from "../../src/actions/init-vault";
 import type { ConfigFile } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
@@ -47,7 +48,7 @@ export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const result = await initVault(session.vault, session.root, { registryNote: args.booleans.has("registry-note"), extraAgentFolders, propertyTypes });
 	const { registry, layout } = result;
 	const created = [...(result.registryCreated ? [result.registryPath] : []), ...result.folders, ...result.bases];
-	for (const error of registry.errors) io.err(`registry error: ${describeRegistryError(error)}`);
+	for (const error of registry.errors) io.err(terminalText(`registry error: ${describeRegistryError(error)}`));
 	if (result.propertyTypesProblem) io.err(`property types not set: ${result.propertyTypesProblem} (${propertyTypes?.path})`);
 	const typesSet = result.propertyTypes.length > 0 ? propertyTypes?.path : undefined;
 	if (session.json) io.out(JSON.stringify({ vault: session.vault.dir, vault_created: vaultCreated, created, property_types: result.propertyTypes, groups: layout.groupIds(), registry_errors: registry.errors.length }));

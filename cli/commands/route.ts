@@ -4,6 +4,7 @@ import { cliIdentity, processLock } from "../../node/device";
 import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
+import { terminalText } from "../../src/core/terminal-text";
 import { watchRouting } from "../watch-loop";
 import { NODE_TIMERS, SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
 
@@ -66,7 +67,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			await new Promise((r) => setTimeout(r, 200));
 			report = await router.pass();
 		}
-		if (report.busy) io.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+		if (report.busy) io.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
 		// Requests sent to remote agents are followed until they are answered, up to a bound.
 		const forwarder = router.forwarder;
 		if (forwarder && forwarder.inFlight() > 0) {
