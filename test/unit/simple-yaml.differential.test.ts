@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseYamlSafe } from "../../src/core/frontmatter";
+import { parseFrontmatterYaml, parseYamlSafe, readFrontmatter, stringifyYaml, updateFrontmatterText } from "../../src/core/frontmatter";
+import { editTopLevelKeys } from "../../src/core/frontmatter-lines";
 import { parseSimpleYaml } from "../../src/core/simple-yaml";
 
 // The fast frontmatter reader's promise, checked against its oracle: for any block it either steps
@@ -13,6 +14,8 @@ import { parseSimpleYaml } from "../../src/core/simple-yaml";
 // 100,000 blocks take a few seconds: the library reads only the blocks the fast reader answers for
 // (about one in seven); where the reader steps aside the library's verdict is the router's by construction.
 const RUNS = Number(process.env.A2A_DIFFERENTIAL_RUNS ?? 100_000);
+// The editor test reads every block with the library first (most are not the fast reader's): fewer runs.
+const EDIT_RUNS = Math.round(RUNS / 50);
 
 const KEYS = ["a", "b", "tags", "status", "x-y", "_k", "null", "Null", "True", "FALSE", "__proto__", "on", "a b", "a:b", "é", "1", "-k", "#k", "'q'", '"q"', "? k", "k "];
 
@@ -148,5 +151,50 @@ describe("the fast frontmatter reader against the yaml library", () => {
 		);
 		// The comparison means something only where the fast reader answers: a good share of the blocks.
 		expect(accepted).toBeGreaterThan(RUNS / 10);
+	}, 120_000);
+
+	it("the fast editor leaves a block with a line starting with a tab to the library (b:\\n\\t\\n, then a new field)", () => {
+		for (const yaml of ["b:\n\t\n", "a: 1\n_k: \n\t\n", "status:\t\n  - x\nb:\n\t\n"]) {
+			const before = parseFrontmatterYaml(yaml);
+			const after = { ...before, zz: ["p", "q"] };
+			const written = editTopLevelKeys(yaml, before, after, (k, v) => stringifyYaml({ [k]: v }));
+			if (written !== null) expect(oracle(written), JSON.stringify(written)).toEqual({ ok: true, value: after });
+			const note = updateFrontmatterText(`---\n${yaml}---\nbody\n`, (fm) => {
+				fm.zz = ["p", "q"];
+			});
+			expect(readFrontmatter(note)).toEqual(after);
+		}
+	});
+
+	it(`the fast editor writes only what reads back as the edit, on ${EDIT_RUNS} blocks and edits`, () => {
+		// The editor's half of the fast path (src/core/frontmatter-lines.ts): where it answers, the block it
+		// writes, read by the library, is the edited mapping; it never writes a block the library refuses.
+		const edit = fc.tuple(
+			fc.constantFrom("a", "b", "tags", "status", "new_key"),
+			fc.constantFrom<unknown>(undefined, "x", "2026-01-15T23:59:59.999Z", "a: b", "", null, 5, true, ["p", "q"], ["a: b", "#c"], [], "null", "multi\nline", " lead"),
+		);
+		let answered = 0;
+		fc.assert(
+			fc.property(block, edit, (yaml, [key, value]) => {
+				let before: Record<string, unknown>;
+				try {
+					before = parseFrontmatterYaml(yaml);
+				} catch {
+					return;
+				}
+				const after: Record<string, unknown> = { ...before };
+				if (value === undefined) delete after[key];
+				else after[key] = value;
+				const text = yaml === "" || yaml.endsWith("\n") ? yaml : `${yaml}\n`;
+				const written = editTopLevelKeys(text, before, after, (k, v) => stringifyYaml({ [k]: v }));
+				if (written === null) return;
+				answered++;
+				const read = oracle(written);
+				if (!read.ok) throw new Error(`the fast editor wrote ${JSON.stringify(written)} from ${JSON.stringify(text)}, which the library refuses (${read.error})`);
+				if (!same(read.value, after)) throw new Error(`the fast editor wrote ${JSON.stringify(written)} from ${JSON.stringify(text)}: it reads ${show(read.value)}, the edit is ${show(after)}`);
+			}),
+			{ numRuns: EDIT_RUNS },
+		);
+		expect(answered).toBeGreaterThan(EDIT_RUNS / 20);
 	}, 120_000);
 });
