@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { terminalBlock, terminalLines, terminalText } from "../../src/core/terminal-text";
 import { main } from "../../cli/main";
+import { logSafe } from "../../servers/a2a/http-io";
 
 // Issue 27, finding 6: the one helper that makes outside text safe to print for a person.
 
@@ -39,5 +40,12 @@ describe("the CLI's last guard", () => {
 		const code = await main(["read", "x\x1b]52;c;eA==\x07\ny", "extra\r", "--vault", "/nonexistent-a2a-vault"], { out: () => undefined, err: (l) => err.push(l) });
 		expect(code).toBeGreaterThan(0);
 		for (const line of err) expect(line, JSON.stringify(line)).not.toMatch(ACTS);
+	});
+});
+
+describe("a2a serve's log lines", () => {
+	it("show a client's method and path through the same helper, cut to their length", () => {
+		expect(logSafe("/groups/x\x1b]52;c;eA==\x07\u202e/")).toBe("/groups/x\\x1b]52;c;eA==\\x07\\u202e/");
+		expect(logSafe("x".repeat(300))).toBe(`${"x".repeat(200)}…`);
 	});
 });
