@@ -56,9 +56,11 @@ function oversizeNote(i: number, bytes: number): { path: string; text: string } 
 
 export async function runCliBench(options: CliBenchOptions): Promise<CliBenchResult> {
 	const base = fs.mkdtempSync(path.join(os.tmpdir(), "a2a-bench-cli-"));
+	const stateHome = process.env.XDG_STATE_HOME;
 	try {
-		// The CLI's history index copies go to a folder of the bench's own, removed with it.
+		// The CLI's history index copies and its device state go to folders of the bench's own, removed with it.
 		process.env.A2A_CACHE_DIR = path.join(base, "cache");
+		process.env.XDG_STATE_HOME = path.join(base, "state");
 		const cli = new CliRunner(options.cli, base);
 		const route = (dir: string) => cli.run(["route", "--vault", dir]);
 		const emptyDir = path.join(base, "empty");
@@ -143,6 +145,8 @@ export async function runCliBench(options: CliBenchOptions): Promise<CliBenchRes
 		};
 	} finally {
 		delete process.env.A2A_CACHE_DIR;
+		if (stateHome === undefined) delete process.env.XDG_STATE_HOME;
+		else process.env.XDG_STATE_HOME = stateHome;
 		fs.rmSync(base, { recursive: true, force: true });
 	}
 }

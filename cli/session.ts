@@ -9,7 +9,6 @@ import { HistoryCacheFile, cacheFolder } from "../node/history-cache-file";
 import { NodeVault } from "../node/node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
-import { cliIdentity, fileObservations } from "../node/device";
 
 // What every command starts from: the vault folder (`--vault`, default the current directory), the
 // A2A root inside it (`--root`, default A2A), the Node vault adapter and a router over it.
@@ -84,7 +83,7 @@ export async function openSession(args: ParsedArgs, io: { out: (l: string) => vo
 	// A copy that cannot be kept is said only to a user who chose the folder (A2A_CACHE_DIR): otherwise commands just read the history whole.
 	const said = process.env.A2A_CACHE_DIR ? (message: string) => io.err(`warning: ${message}`) : undefined;
 	const historyCache = cache === null ? undefined : new HistoryCacheFile(cache, realpathSync(vaultDir), root, said);
-	const router = new Router(vault, { identity: cliIdentity("a2a"), observations: fileObservations(vaultDir, root), historyCache, ...options, root });
+	const router = new Router(vault, { historyCache, ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }

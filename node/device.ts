@@ -1,31 +1,77 @@
-import * as fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import * as os from "node:os";
-import * as path from "node:path";
-import { hash128 } from "../src/core/hash";
 import type { DeviceIdentity } from "../src/core/lease";
 import type { LeaseObservations, LocalLock } from "../src/router/lease-keeper";
+import { linkIntoPlace, tempPathFor, writeNew, writeWhole } from "./file-ops";
+import { processLock } from "./process-lock";
+import { DeviceState, DeviceStateError, readPrivate } from "./state-folder";
 
-// The CLI's identity in the router's lease (this machine, or A2A_DEVICE), the lock that keeps two
-// `a2a route` processes of this machine from routing one vault at once, and where the CLI keeps what
-// it observed of the lease between runs. The lock and the observations live outside the vault (in
-// the system's temporary folder): they describe this machine, and no sync service must carry them.
+// The CLI as a device in the router's lease (docs/protocol.md, "One router at a time"): its id, made
+// at random once per user and vault and kept in the user's private state folder
+// (node/state-folder.ts), or A2A_DEVICE when set; the host name is only in the name people read, so
+// that two machines with one host name (containers, cloned VMs) are two devices. Beside the id, in
+// the same folder: the lock that keeps two `a2a route` of this user apart, and what the router
+// observed of the lease between runs.
 
-export function cliIdentity(role: string): DeviceIdentity {
-	const device = process.env.A2A_DEVICE?.trim() || `cli@${os.hostname()}`;
-	return { device, name: `${role} on ${device.replace(/^cli@/, "")}`, yields: false };
+const ID_PATTERN = /^cli-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The A2A_DEVICE override, trimmed; undefined when unset or blank. */
+function deviceOverride(env: NodeJS.ProcessEnv): string | undefined {
+	return env.A2A_DEVICE?.trim() || undefined;
 }
 
-function stateFile(vaultDir: string, root: string, suffix: string): string {
-	const key = hash128(`${fs.realpathSync(vaultDir)}\n${root}\n${process.env.A2A_DEVICE ?? ""}`).map((n) => n.toString(16)).join("").slice(0, 20);
-	return path.join(os.tmpdir(), `a2a-relay-${key}.${suffix}`);
+/** This user's id of this vault's device, made (at random) on first use. */
+export function deviceId(state: DeviceState): string {
+	state.ensureFolder();
+	const file = state.file("device", "");
+	const read = () => {
+		const text = readPrivate(file);
+		if (text === "unusable" || (text !== null && !ID_PATTERN.test(text.trim()))) {
+			throw new DeviceStateError(`${file} should hold this device's id but is not a private file of this user's holding one (a link, another user's file, or edited): remove it, and this device gets a new id`);
+		}
+		return text?.trim() ?? null;
+	};
+	const found = read();
+	if (found !== null) return found;
+	const made = `cli-${randomUUID()}\n`;
+	const temp = tempPathFor(file);
+	writeNew(temp, made, 0o600);
+	// Linked into place whole, never over an id another process made at the same moment: read what won.
+	linkIntoPlace(temp, file, made);
+	const id = read();
+	if (id === null) throw new DeviceStateError(`${file}: this device's id could not be kept`);
+	return id;
 }
 
-export function fileObservations(vaultDir: string, root: string): LeaseObservations {
-	const file = stateFile(vaultDir, root, "observed.json");
+/**
+ * The identity of an `a2a` process (`role`, e.g. "a2a route --watch") in the lease: A2A_DEVICE when
+ * set, else this user's id of the vault; named after A2A_DEVICE or the host name.
+ */
+export function cliIdentity(role: string, state: DeviceState, env: NodeJS.ProcessEnv = process.env): DeviceIdentity {
+	const override = deviceOverride(env);
+	const device = override ?? deviceId(state);
+	return { device, name: `${role} on ${override ?? os.hostname()}`, yields: false };
+}
+
+/** The state of a vault of this user's: the folder of `env`, checked when first used. */
+export function deviceState(vaultDir: string, root: string, env: NodeJS.ProcessEnv = process.env): DeviceState {
+	return DeviceState.of(vaultDir, root, env);
+}
+
+/** Where the routing lock and the lease observations of a vault live (A2A_DEVICE makes another device). */
+export function statePaths(state: DeviceState, env: NodeJS.ProcessEnv = process.env): { device: string; lock: string; observed: string } {
+	const override = deviceOverride(env) ?? "";
+	return { device: state.file("device", ""), lock: state.file("route", ".lock", override), observed: state.file("lease", ".json", override) };
+}
+
+export function fileObservations(state: DeviceState, env: NodeJS.ProcessEnv = process.env): LeaseObservations {
+	const file = statePaths(state, env).observed;
 	return {
 		load: () => {
 			try {
-				const data = JSON.parse(fs.readFileSync(file, "utf8")) as { key?: unknown; since?: unknown };
+				const text = readPrivate(file);
+				if (text === null || text === "unusable") return null;
+				const data = JSON.parse(text) as { key?: unknown; since?: unknown };
 				return typeof data.key === "string" && typeof data.since === "number" ? { key: data.key, since: data.since } : null;
 			} catch {
 				return null;
@@ -33,7 +79,8 @@ export function fileObservations(vaultDir: string, root: string): LeaseObservati
 		},
 		save: (observation) => {
 			try {
-				fs.writeFileSync(file, JSON.stringify(observation));
+				state.ensureFolder();
+				writeWhole(file, JSON.stringify(observation), 0o600);
 			} catch {
 				// Only an optimisation across runs: without it the next run observes afresh.
 			}
@@ -41,88 +88,8 @@ export function fileObservations(vaultDir: string, root: string): LeaseObservati
 	};
 }
 
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
-
-/** Where the routing lock of a vault lives on this machine. */
-export function processLockPath(vaultDir: string, root: string): string {
-	return stateFile(vaultDir, root, "lock");
-}
-
-/** A lock file holding the pid of the process that routes; taken over when that process is gone. */
-export function processLock(vaultDir: string, root: string, describe: string): LocalLock {
-	const file = processLockPath(vaultDir, root);
-	let held = false;
-	const acquire = (): true | string => {
-		if (held) return true;
-		const record = JSON.stringify({ pid: process.pid, what: describe });
-		for (let attempt = 0; attempt < 3; attempt++) {
-			const temp = `${file}.${process.pid}.tmp`;
-			fs.writeFileSync(temp, record);
-			try {
-				fs.linkSync(temp, file);
-				held = true;
-				return true;
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			} finally {
-				fs.rmSync(temp, { force: true });
-			}
-			let owner: { pid?: number; what?: string } = {};
-			try {
-				owner = JSON.parse(fs.readFileSync(file, "utf8")) as { pid?: number; what?: string };
-			} catch {
-				// Unreadable: treated as abandoned below.
-			}
-			if (owner.pid === process.pid) {
-				held = true;
-				return true;
-			}
-			if (typeof owner.pid === "number" && isAlive(owner.pid)) return `${owner.what ?? "another a2a process"} (pid ${owner.pid}) routes this vault on this machine`;
-			// The holder is gone: move its lock aside (only one taker can) and try again.
-			const aside = `${file}.${process.pid}.stale`;
-			try {
-				fs.renameSync(file, aside);
-			} catch {
-				continue; // Someone else moved it first.
-			}
-			let moved: { pid?: number } = {};
-			try {
-				moved = JSON.parse(fs.readFileSync(aside, "utf8")) as { pid?: number };
-			} catch {
-				// Unreadable: it was the abandoned one.
-			}
-			if (moved.pid !== owner.pid) {
-				// A live process's fresh lock was moved: put it back.
-				try {
-					fs.linkSync(aside, file);
-				} catch {
-					// A third process took the lock meanwhile.
-				}
-				fs.rmSync(aside, { force: true });
-				return "another a2a process took the routing lock";
-			}
-			fs.rmSync(aside, { force: true });
-		}
-		return "another a2a process is taking the routing lock";
-	};
-	return {
-		acquire,
-		release: () => {
-			if (!held) return;
-			held = false;
-			try {
-				const owner = JSON.parse(fs.readFileSync(file, "utf8")) as { pid?: number };
-				if (owner.pid === process.pid) fs.rmSync(file, { force: true });
-			} catch {
-				// Already gone.
-			}
-		},
-	};
+/** The lock that keeps two `a2a route` of this user from routing the vault at once. */
+export function routingLock(state: DeviceState, describe: string, env: NodeJS.ProcessEnv = process.env): LocalLock {
+	state.ensureFolder();
+	return processLock(statePaths(state, env).lock, describe);
 }

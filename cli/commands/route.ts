@@ -1,6 +1,6 @@
 import type { ParsedArgs } from "../args";
 import { UsageError, one } from "../args";
-import { cliIdentity, processLock } from "../../node/device";
+import { cliIdentity, deviceState, fileObservations, routingLock } from "../../node/device";
 import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
@@ -26,7 +26,10 @@ Rejected messages are normal work: the exit code is 0 unless the vault or regist
            groups) to be answered before exiting (default 60); unfinished ones stay forwarded
 --margin   the sync margin in seconds (default 120): how long another device's lease must go
            unrenewed before this router takes over ("One router at a time" in docs/protocol.md)
-A2A_DEVICE (environment) names this device in router.md (default: cli@<host name>).`;
+This device's id in router.md is made at random once per user and vault and kept in the user's
+private state folder ($XDG_STATE_HOME/a2a-relay, else ~/.local/state/a2a-relay; owner-only), with
+the routing lock; the host name is only the name people read.
+A2A_DEVICE (environment) names this device in router.md instead.`;
 
 function number(args: ParsedArgs, name: string, fallback: number, min: number): number {
 	const raw = one(args, name);
@@ -45,13 +48,16 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const forwardWaitMs = number(args, "forward-wait", 60, 0) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
 	const vaultDir = await existingVaultFolder(args);
+	// This device's id, lock and lease observations, from the user's private state folder.
+	const state = deviceState(vaultDir, rootFolder(args));
 	const session = await openSession(args, io, {
 		graceMs: watch ? graceMs : 0,
 		keepLastGoodRegistry: watch,
 		boxesForNewGroups: watch,
 		marginMs,
-		identity: cliIdentity(role),
-		localLock: processLock(vaultDir, rootFolder(args), role),
+		identity: cliIdentity(role, state),
+		observations: fileObservations(state),
+		localLock: routingLock(state, role),
 		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
 	});
 	const registryErrors = checkRegistry(session);

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { useCliBundle } from "../helpers/cli-process";
-import { processLockPath } from "../../node/device";
+import { deviceState, statePaths } from "../../node/device";
 import { GROUPS, atomicWrite, expectLoggedExactlyOnce, expectReportedOnce, expectRouted, makeRoutedVault, outboxCount, sleep, walk } from "../helpers/routed-vault";
 import { BOX } from "../helpers/temp-vault";
 
@@ -60,7 +60,7 @@ describe("crashes: a2a route --watch killed with SIGKILL at random moments", () 
 		try {
 			const sent: Sent[] = [];
 			const allLines: string[] = [];
-			const lockPath = processLockPath(dir, "A2A");
+			const lockPath = statePaths(deviceState(dir, "A2A")).lock;
 			let watcher = cli.startWatcher(dir);
 
 			const writeRequest = async (i: number) => {

@@ -201,13 +201,16 @@ describe("what messages say", () => {
 		syncBuiltinESMExports();
 		expect(route.code).toBe(0);
 		expect(route.json.map((d) => d.outcome)).toEqual(["delivered", "delivered"]);
-		// The places outside the vault the CLI uses are its own state for this machine (the routing
-		// lock and what it saw of the lease), in the system's temporary folder, and its copy of the
-		// history index in its cache folder (here the tests' A2A_CACHE_DIR): never an artifact's path.
-		const deviceState = (p: string) => path.dirname(p) === os.tmpdir() && path.basename(p).startsWith("a2a-relay-");
+		// The places outside the vault the CLI uses are its own state for this device (its id, the
+		// routing lock and what it saw of the lease), in the user's private state folder (here under the
+		// tests' XDG_STATE_HOME), and its copy of the history index in its cache folder (here the tests'
+		// A2A_CACHE_DIR), and /proc (the routing lock asks whether its holder still runs): never an
+		// artifact's path.
+		const stateHome = process.env.XDG_STATE_HOME as string;
+		const deviceState = (p: string) => p === stateHome || p.startsWith(stateHome + path.sep);
 		const cache = process.env.A2A_CACHE_DIR as string;
 		const inCache = (p: string) => p === cache || p.startsWith(cache + path.sep);
-		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p) && !inCache(p));
+		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p) && !inCache(p) && !p.startsWith("/proc/"));
 		expect(outside, "fs calls outside the vault").toEqual([]);
 		expect(touched.length).toBeGreaterThan(10);
 		expect(splitNote(await read(`${FRONT_IN}/ask.md`)).body).toBe(`\n${body}`);

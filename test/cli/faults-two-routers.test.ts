@@ -1,4 +1,5 @@
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NodeVault } from "../../node/node-vault";
@@ -136,12 +137,24 @@ function yielding(inner: VaultPort): VaultPort {
 }
 
 describe("two routers on one vault", () => {
-	it(`two a2a route --watch processes share ${MESSAGES} arriving messages: each delivered exactly once`, async () => {
+	// One user's two processes are one device (one id, one lock). Two machines that share the vault
+	// folder and one host name, without A2A_DEVICE, are two devices (issue 27): each has its own state
+	// folder and temporary folder, so no lock is shared, and only the lease keeps the second out.
+	it.each([
+		{ who: "of one user", count: MESSAGES, twoMachines: false },
+		{ who: "on two machines with one host name and no A2A_DEVICE", count: Math.min(300, MESSAGES), twoMachines: true },
+	])(`two a2a route --watch processes $who share $count arriving messages: each delivered exactly once`, async ({ count, twoMachines }) => {
 		const { parent, dir } = await makeRoutedVault("a2a-two-");
+		const machines = twoMachines ? await fs.mkdtemp(path.join(os.tmpdir(), "a2a-two-machines-")) : "";
+		const machine = async (name: string) => {
+			if (!twoMachines) return {};
+			await fs.mkdir(path.join(machines, name, "tmp"), { recursive: true });
+			return { env: { XDG_STATE_HOME: path.join(machines, name, "state"), TMPDIR: path.join(machines, name, "tmp"), A2A_DEVICE: "" } };
+		};
 		try {
-			const sent = messagesFor(MESSAGES, false);
-			const a = cli.startWatcher(dir);
-			const b = cli.startWatcher(dir);
+			const sent = messagesFor(count, false);
+			const a = cli.startWatcher(dir, await machine("a"));
+			const b = cli.startWatcher(dir, await machine("b"));
 			const started = Date.now();
 			const deadline = Date.now() + 60_000;
 			for (const batch of [sent.filter((s) => s.kind !== "response"), sent.filter((s) => s.kind === "response")]) {
@@ -171,11 +184,12 @@ describe("two routers on one vault", () => {
 			expect(byId.size, "every message reported once by one of the two").toBe(sent.length);
 			const share = (w: Watcher) => w.lines.filter((l) => l.startsWith("{") && !l.includes('"outcome":"ignored"')).length;
 			console.log(
-				`[faults-two-routers] 2 watchers, ${sent.length} messages in ${elapsed} ms: ${counts.delivered} delivered, ${counts.archived} answered and archived, ` +
+				`[faults-two-routers] 2 watchers ${twoMachines ? "on two machines" : "of one user"}, ${sent.length} messages in ${elapsed} ms: ${counts.delivered} delivered, ${counts.archived} answered and archived, ` +
 					`${counts.answered} answers; decisions by router A ${share(a)}, by router B ${share(b)}`,
 			);
 		} finally {
 			await fs.rm(parent, { recursive: true, force: true });
+			if (machines) await fs.rm(machines, { recursive: true, force: true });
 		}
 	}, 120_000);
 

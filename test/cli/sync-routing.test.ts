@@ -18,8 +18,9 @@ import { BOX } from "../helpers/temp-vault";
 // Issue 14, proven with a real sync engine: two vaults kept in step by two Syncthing instances on
 // loopback, a router on each side, agents writing on both sides. Exactly once: every message ends in
 // one place, the same on both sides, delivered by one router, with one log row; no conflict copy is
-// ever routed. Then a partition (the sync paused for 30 s while both sides work), and a router whose
-// clock runs 10 minutes ahead.
+// ever routed. Then a partition (the sync paused for 30 s while both sides work) between two routers
+// on machines with one host name that set no A2A_DEVICE (issue 27: each is a device of its own), and
+// a router whose clock runs 10 minutes ahead.
 
 const cli = useCliBundle();
 const MARGIN_S = 8;
@@ -63,6 +64,9 @@ async function libfaketime(): Promise<string> {
 	}
 	throw new Error("libfaketime.so.1 not found: install Debian's faketime package");
 }
+
+/** The device named in a side's lease note. */
+const lease = (side: Side) => fs.readFile(path.join(side.dir, "A2A/router.md"), "utf8").then((t) => parseLease(t)?.device, () => undefined);
 
 const TRACE = (i: number) => `${(0x50000000 + i).toString(16)}-aaaa-4bbb-8ccc-${i.toString(16).padStart(12, "0")}`;
 
@@ -216,22 +220,52 @@ describe("many devices, one post office (real Syncthing)", () => {
 		await routerA.closed;
 	}, 300_000);
 
-	it("a partition of 30 s while both sides keep working: each side routes its own notes, the one that lost the lease stops and says so, still exactly once", async () => {
+	it("a partition of 30 s while both sides keep working, two routers on machines with one host name and no A2A_DEVICE: each side routes its own notes, the one that lost the lease stops and says so, still exactly once", async () => {
 		const { a, b } = await twoVaults();
+		// Two machines with one host name (this one's), neither naming itself with A2A_DEVICE: each has its
+		// own private state folder and temporary folder, as two machines would (issue 27, finding 1).
+		const machine = async (name: string) => {
+			const home = path.join(parent, `machine-${name}`);
+			await fs.mkdir(path.join(home, "tmp"), { recursive: true });
+			return { XDG_STATE_HOME: path.join(home, "state"), TMPDIR: path.join(home, "tmp"), A2A_DEVICE: "" };
+		};
 		// No grace period (the notes are written atomically): a note still waiting for its grace when the
 		// partition heals would reach the other side's router too, and both would route it before either
 		// saw the other's lease (the window the lease cannot close; see the report of review 2, item 3).
-		const env = (device: string) => ({ env: { A2A_DEVICE: device }, extra: ["--margin", String(MARGIN_S), "--grace", "0"] });
-		const routerA = cli.startWatcher(a.dir, env("device-a"));
-		await pollUntil("the lease of side a reaches side b", 30_000, async () => (parseLease(await fs.readFile(path.join(b.dir, "A2A/router.md"), "utf8").catch(() => null))?.device === "device-a" ? null : "not yet"));
-		const routerB = cli.startWatcher(b.dir, env("device-b"));
+		const env = (vars: Record<string, string>) => ({ env: vars, extra: ["--margin", String(MARGIN_S), "--grace", "0"] });
+		const routerA = cli.startWatcher(a.dir, env(await machine("a")));
+		let idA = "";
+		await pollUntil("the lease of side a reaches side b", 30_000, async () => {
+			idA = (await lease(a)) ?? "";
+			return idA !== "" && (await lease(b)) === idA ? null : "not yet";
+		});
+		expect(idA, "a device id of its own, not the host name").toMatch(/^cli-[0-9a-f-]{36}$/);
+		const routerB = cli.startWatcher(b.dir, env(await machine("b")));
 		// Measure the sync delay with a few marker notes.
 		for (let i = 0; i < 5; i++) await (pair as SyncPair).writeAndMeasure(i % 2 === 0 ? "a" : "b", `Notes/probe ${i}.md`, `probe ${i}\n`);
 		const sent: Sent[] = [];
 		const answered = new Set<string>();
+		let i = 0;
+		// First 40 requests while the two sides are in step: side a's router routes them all, side b's
+		// stands by (it sees another device's live lease; with one identity for both, it would take the
+		// lease as its own at once and both would route the same notes).
+		for (; i < 40; i++) {
+			const side = i % 2 === 0 ? a : b;
+			const r = request(i, side);
+			await atomicWrite(side.dir, r.rel, r.text);
+			sent.push(r.sent);
+			await sleep(100);
+		}
+		await pollUntil("the requests written in step routed", 60_000, async () => {
+			let left = 0;
+			for (const side of [a, b]) for (const g of GROUPS) left += (await fs.readdir(path.join(side.dir, BOX(g, "outbox")))).filter((n) => !n.startsWith(".")).length;
+			return left === 0 ? null : `${left} in outboxes`;
+		});
+		await (pair as SyncPair).waitIdle(60_000);
+		expect(routerB.lines.filter((l) => l.startsWith("{")), "side b routed nothing while side a's lease was live").toEqual([]);
+		expect(routerB.errors.join("\n")).toContain(`Not routing: a2a route --watch on ${os.hostname()} routes this vault`);
 		await (pair as SyncPair).pause();
 		const started = Date.now();
-		let i = 0;
 		while (Date.now() - started < 30_000) {
 			const side = i % 2 === 0 ? a : b;
 			const r = request(i, side);
@@ -250,10 +284,11 @@ describe("many devices, one post office (real Syncthing)", () => {
 		await expectExactlyOnce(a, b, sent);
 		const stopped = [routerA, routerB].filter((w: Watcher) => w.errors.some((l) => l.startsWith("Stopped routing")));
 		expect(stopped, "exactly one router lost the lease and said so").toHaveLength(1);
-		const lease = (side: Side) => fs.readFile(path.join(side.dir, "A2A/router.md"), "utf8").then((t) => parseLease(t)?.device);
 		expect(await lease(a)).toBe(await lease(b));
+		const names = [...new Set([routerA, routerB].flatMap((w) => w.errors.filter((l) => l.startsWith("Stopped routing"))))];
+		expect(names.join(), "the routers' names carry the one host name").toContain(`a2a route --watch on ${os.hostname()} routes this vault now`);
 		const stats = (pair as SyncPair).delayStats();
-		console.log(`[sync-routing] partition: ${sent.length} messages written during 30 s apart; ${stopped.map((w) => w.errors.find((l) => l.startsWith("Stopped routing"))).join("; ")}; sync delays median ${stats.medianMs} ms, max ${stats.maxMs} ms`);
+		console.log(`[sync-routing] partition: ${i} requests (40 written in step, ${i - 40} during 30 s apart) and ${answered.size} answers; ${stopped.map((w) => w.errors.find((l) => l.startsWith("Stopped routing"))).join("; ")}; sync delays median ${stats.medianMs} ms, max ${stats.maxMs} ms`);
 		for (const w of [routerA, routerB]) w.child.kill("SIGTERM");
 		await Promise.all([routerA.closed, routerB.closed]);
 	}, 300_000);

@@ -55,6 +55,25 @@ describe("this device", () => {
 		expect(h.parts.relay.standby).toContain("never");
 	});
 
+	it("the device's id in the lease is random, kept in this app's local storage for the vault; the name is only for people", async () => {
+		const ids: string[] = [];
+		for (let device = 0; device < 2; device++) {
+			// Two devices given one name (as two machines share one host name): two ids.
+			h = await boot({ settings: { deviceName: "raspberrypi" } });
+			await h.parts.relay.routeNow();
+			await settle(h);
+			const text = await h.host.read("A2A/router.md");
+			const id = /router_device: (\S+)/.exec(text)?.[1] ?? "";
+			expect(id).toMatch(/^obsidian-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+			expect(text).toContain("router_name: raspberrypi");
+			expect(h.host.fakeApp.loadLocalStorage("a2a-relay-device-id")).toBe(id);
+			ids.push(id);
+			await h.host.cleanup();
+			h = undefined;
+		}
+		expect(ids[0]).not.toBe(ids[1]);
+	});
+
 	it("warns when a sync conflict copy of the lease note shows two devices routing", async () => {
 		h = await boot({ settings: { viewShown: true }, files: { "A2A/router.sync-conflict-20260101-120000-ABCDEFG.md": "---\nrouter_device: other\n---\n" } });
 		h.host.executeCommand("a2a-relay:open-agent-status");
