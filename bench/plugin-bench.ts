@@ -17,7 +17,7 @@ import type { Spread } from "./stats";
 // cost's growth with ordinary notes, and the memory the index holds.
 
 /** The event loop's longest stretches while work runs: a timer re-armed at 0 ms notes every late turn. */
-class LagMonitor {
+export class LagMonitor {
 	private timer: ReturnType<typeof setTimeout> | null = null;
 	private last = 0;
 	readonly gaps: number[] = [];
@@ -93,7 +93,7 @@ async function shutDown({ host, plugin }: Booted): Promise<void> {
  * the target's inbox: the Obsidian adapter stamps the note in place (vault.process, a `modify`) and
  * then renames it into the inbox, its last step.
  */
-async function latencies(booted: Booted, count: number): Promise<number[]> {
+export async function latencies(booted: { host: FakeHost }, count: number): Promise<number[]> {
 	const app = booted.host.app;
 	const samples: number[] = [];
 	for (let i = 0; i < count; i++) {
@@ -148,7 +148,7 @@ async function startCosts(rounds: number): Promise<{ small: Spread; large: Sprea
 	return { small: spread(small), large: spread(large), onloadMs: spread(onloads) };
 }
 
-function indexMemory(count: number): number {
+export function indexMemory(count: number): number {
 	const raws = Array.from({ length: count }, (_, i) => {
 		const read = readRawMessage(outboxNote(i).text, "x.md");
 		if (!read.ok) throw new Error(read.reason);

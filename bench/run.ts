@@ -4,15 +4,17 @@ import { a2aRows, runA2aBench } from "./a2a-bench";
 import { runChromiumBench } from "./chromium-bench";
 import { runCliBench } from "./cli-bench";
 import { runMcpBench } from "./mcp-bench";
+import { runOtelBench } from "./otel-bench";
 import { runRemoteBench } from "./remote-bench";
 import { runRouteBench } from "./route-bench";
+import { runYearCliBench } from "./year-cli-bench";
 import { fmt, fmtDelta, fmtSpread } from "./stats";
 import type { Spread } from "./stats";
 
 // `npm run bench`: the figures of issue 13's targets, each with its target and met / NOT MET, and
 // the README's performance table. Every figure is the median of alternating runs with the spread
 // (min–max) beside it. `npm run bench -- --quick` uses smaller sizes for a fast look (the published
-// figures are the full sizes); `--only=route,cli,plugin,view,chromium,mcp,a2a,remote` runs some parts only. scripts/bench.mjs
+// figures are the full sizes); `--only=route,cli,plugin,view,chromium,mcp,a2a,remote,otel` runs some parts only. scripts/bench.mjs
 // bundles this file and the CLI, and passes the CLI bundle as `--cli <path>`.
 
 const argv = process.argv.slice(2);
@@ -20,7 +22,10 @@ const quick = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const cliAt = argv.indexOf("--cli");
 const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
-const wanted = (part: string) => !only || only.includes(part);
+// The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
+// default); `--year-plugin-only` leaves out its CLI half.
+const wanted = (part: string) => (!only ? part !== "year" || argv.includes("--year") : only.includes(part));
+const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
 
 const n = (value: number) => value.toLocaleString("en-US");
 const verdict = (ok: boolean) => (ok ? "met" : "NOT MET");
@@ -53,6 +58,18 @@ async function main(): Promise<void> {
 			row(`1. CPU time of the benchmark process in those runs, ${n(r.notes)} notes`, `${cpu("floor")}; ${cpu("router")}; ${cpu("async8")}`);
 			row(`1. routing time, router / floor, ${n(r.notes)} notes`, `${fmt(r.ratio)} (rounds ${fmt(r.roundRatios.min)}–${fmt(r.roundRatios.max)}); router / async baseline ${fmt(r.asyncRatio)}`, "< 2", r.ratio < 2);
 		}
+	}
+
+	if (wanted("otel")) {
+		if (!cli) throw new Error("the telemetry part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		progress("a2a route settling conversations: telemetry off, collector down, collector up (issue 30)");
+		const o = await runOtelBench({ cli, notes: quick ? 1000 : 3000, rounds: quick ? 3 : 5 });
+		row(
+			`30. \`a2a route\` settling ${n(o.notes)} answers (two spans each): telemetry off vs OTLP collector down vs up; ${o.rounds} rounds, the three in turn`,
+			`off ${fmtSpread(o.off, " ms")}; down ${fmtSpread(o.down, " ms")}; up ${fmtSpread(o.up, " ms")} (${n(o.spansReceived)} posts received); down / off ${fmt(o.downRatio)}, up / off ${fmt(o.upRatio)}`,
+			"down / off <= 1.05",
+			o.downRatio <= 1.05,
+		);
 	}
 
 	if (wanted("cli")) {
@@ -129,6 +146,40 @@ async function main(): Promise<void> {
 			p.startRatio < 1.2,
 		);
 		row("memory held per 10,000 indexed messages", fmt(p.bytesPer10k / 2 ** 20, " MiB"));
+	}
+
+	if (wanted("year")) {
+		if (!cli) throw new Error("the year part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		if (!wanted("plugin")) installDom();
+		const { runYearPluginBench } = await import("./year-plugin-bench");
+		const at = `${n(yearSize)} archived in month folders`;
+		progress(`a year of history (${at}): the plugin's first delivery, blocks and latency against an empty vault (issue 29)`);
+		const p = await runYearPluginBench({ archived: yearSize, rounds: quick ? 1 : 3, latencyCount: quick ? 50 : 200 });
+		row(
+			`7. plugin: first delivery after layout-ready (a note waiting at start), ${at} (the plugin's history copy from an earlier start) vs an empty vault; ${p.rounds} alternating starts`,
+			`history ${fmtSpread(p.first.history, " ms")}; empty ${fmtSpread(p.first.empty, " ms")}; ratio ${fmt(p.first.ratio)}`,
+			"< 1 s and < 3x",
+			p.first.history.median < 1000 && p.first.ratio < 3,
+		);
+		row(`7. plugin: longest block of the event loop in those starts, ${at}`, `history ${fmtSpread(p.block.history, " ms")}; empty ${fmtSpread(p.block.empty, " ms")}`, "< 50 ms", p.block.history.max < 50);
+		row(
+			`7. plugin: vault event to delivered note, ${at} indexed, ${p.latency.count} notes, vs an empty vault`,
+			`p99 ${fmt(p.latency.historyP99, " ms")} vs ${fmt(p.latency.emptyP99, " ms")}; ratio ${fmt(p.latency.ratio)}`,
+			"within 1.2x",
+			p.latency.ratio <= 1.2,
+		);
+		row("7. plugin: memory the message index holds per 10,000 messages", fmt(p.indexPer10kMb, " MiB"), "report it");
+		if (argv.includes("--year-plugin-only")) return printRows(started);
+		progress(`a year of history (${at}): a2a route with one note, and --watch idle (issue 29)`);
+		const c = await runYearCliBench({ cli, archived: yearSize, rounds: quick ? 3 : 5, idleWindowMs: quick ? 5000 : 10000 });
+		row(
+			`7. \`a2a route\` with one note to route, ${at} (the CLI's copy warm) vs an empty vault; ${c.rounds} alternating runs`,
+			`history ${fmtSpread(c.history.ms, " ms")}; empty ${fmtSpread(c.empty.ms, " ms")}; ratio ${fmt(c.ratio)}`,
+			"within 1.5x",
+			c.ratio <= 1.5,
+		);
+		row(`7. the same: memory added (max RSS)`, `history ${fmtSpread(c.history.rssMb, " MB")}; empty ${fmtSpread(c.empty.rssMb, " MB")}; ${fmtDelta(c.extraMb, " MB")}`, "< 60 MB", c.extraMb < 60);
+		row(`7. \`a2a route --watch\` idle, ${at} (${c.watch.windowMs / 1000} s after it settled in ${fmt(c.watch.settleMs / 1000, " s")})`, `${fmt(c.watch.percentOfCore)} % of one core (peak RSS ${fmt(c.watch.rssMb, " MB")})`, "< 1 %", c.watch.percentOfCore < 1);
 	}
 
 	if (wanted("view")) {
@@ -208,6 +259,10 @@ async function main(): Promise<void> {
 		row("MCP: pairs per second (send, deliver, list, reply, deliver, wait, take)", mcp.rounds.map((r) => (r.pairs / r.seconds).toFixed(1)).join(" / "));
 	}
 
+	printRows(started);
+}
+
+function printRows(started: number): void {
 	console.log("");
 	console.log("| measure | figure: median (min–max) | target | |");
 	console.log("| --- | --- | --- | --- |");

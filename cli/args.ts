@@ -1,5 +1,7 @@
-// A small, strict argument parser: `--flag value`, `--flag=value`, repeated flags, boolean flags.
-// Unknown flags are usage errors (exit 1) with a hint, never silently ignored.
+import { parseArgs as nodeParseArgs } from "node:util";
+
+// A small, strict argument parser over Node's tokenizer: `--flag value`, `--flag=value`, repeated
+// flags, boolean flags. Unknown flags are usage errors (exit 1) with a hint, never silently ignored.
 
 export class UsageError extends Error {
 	constructor(message: string) {
@@ -26,6 +28,30 @@ export interface ParsedArgs {
 export const COMMON_VALUES = ["vault", "root"] as const;
 export const COMMON_BOOLEANS = ["json", "help"] as const;
 
+/** The closest of `candidates` to a misspelled `word` (at most two edits, or a prefix), for a "did you mean". */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+	const distance = (a: string, b: string): number => {
+		let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+		for (let i = 1; i <= a.length; i++) {
+			const next = [i];
+			for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+			row = next;
+		}
+		return row[b.length];
+	};
+	let best: { name: string; d: number } | undefined;
+	for (const name of candidates) {
+		const d = name.startsWith(word) && word.length >= 2 ? 1 : distance(word.toLowerCase(), name);
+		if (d <= Math.min(2, Math.floor(name.length / 2)) && (best === undefined || d < best.d)) best = { name, d };
+	}
+	return best?.name;
+}
+
+/**
+ * Node's own tokenizer (`util.parseArgs` with tokens) splits the arguments; the rules here are the
+ * CLI's: every flag is declared, a value flag needs a value (not the next flag), a flag is given
+ * once unless it may repeat, `-h` is --help, and after `--` everything is a positional.
+ */
 export function parseArgs(argv: string[], spec: FlagSpec): ParsedArgs {
 	const values = new Map<string, string[]>();
 	const booleans = new Set<string>();
@@ -33,34 +59,33 @@ export function parseArgs(argv: string[], spec: FlagSpec): ParsedArgs {
 	const valueFlags = new Set<string>([...spec.values, ...COMMON_VALUES]);
 	const boolFlags = new Set<string>([...spec.booleans, ...COMMON_BOOLEANS]);
 	const repeated = new Set(spec.repeated ?? []);
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
-		if (arg === "-h") {
+	const options: Record<string, { type: "string" | "boolean"; multiple: boolean }> = {};
+	for (const name of valueFlags) options[name] = { type: "string", multiple: true };
+	for (const name of boolFlags) options[name] = { type: "boolean", multiple: true };
+	const { tokens } = nodeParseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+	for (const token of tokens) {
+		if (token.kind === "positional") {
+			positionals.push(token.value);
+			continue;
+		}
+		if (token.kind === "option-terminator") continue;
+		const { name } = token;
+		if (token.rawName === "-h") {
 			booleans.add("help");
 			continue;
 		}
-		if (!arg.startsWith("--")) {
-			positionals.push(arg);
-			continue;
-		}
-		const eq = arg.indexOf("=");
-		const name = arg.slice(2, eq < 0 ? undefined : eq);
-		if (boolFlags.has(name)) {
-			if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+		if (boolFlags.has(name) && token.rawName === `--${name}`) {
+			if (token.inlineValue) throw new UsageError(`--${name} takes no value`);
 			booleans.add(name);
 			continue;
 		}
-		if (!valueFlags.has(name)) {
-			const known = [...valueFlags, ...boolFlags].map((f) => `--${f}`).join(", ");
-			throw new UsageError(`unknown option --${name} (this command takes ${known})`);
+		if (!valueFlags.has(name) || token.rawName !== `--${name}`) {
+			const known = [...valueFlags, ...boolFlags];
+			const guess = closest(name, known);
+			throw new UsageError(`unknown option ${token.rawName}${guess ? ` (did you mean --${guess}?)` : ""} (this command takes ${known.map((f) => `--${f}`).join(", ")})`);
 		}
-		let value: string | undefined;
-		if (eq >= 0) value = arg.slice(eq + 1);
-		else {
-			value = argv[i + 1];
-			if (value === undefined || (value.startsWith("--") && value.length > 2)) throw new UsageError(`--${name} needs a value`);
-			i++;
-		}
+		const value = token.value;
+		if (value === undefined || (!token.inlineValue && value.startsWith("--") && value.length > 2)) throw new UsageError(`--${name} needs a value`);
 		const list = values.get(name) ?? [];
 		if (list.length > 0 && !repeated.has(name)) throw new UsageError(`--${name} was given more than once`);
 		list.push(value);

@@ -1,6 +1,7 @@
 import { terminalBlock, terminalText } from "../src/core/terminal-text";
+import { version } from "../package.json";
 import { Refused } from "../src/router/refused";
-import { UsageError, parseArgs } from "./args";
+import { UsageError, closest, parseArgs } from "./args";
 import type { FlagSpec } from "./args";
 import { AGENT_HELP, runAgent } from "./commands/agent";
 import { INBOX_HELP, runInbox } from "./commands/inbox";
@@ -39,8 +40,10 @@ Commands:
   serve    serve the groups as A2A agents over HTTP (any A2A client can call them)
   skill    install the A2A Communicator skill for an agent framework
 
-Every command takes --vault DIR (default: the current folder), --root NAME (default A2A), --json and
---help. Run \`a2a <command> --help\` for its options.`;
+Every command takes --vault DIR, --root NAME (default A2A), --json and --help. Without --vault the
+vault is $A2A_VAULT, else the nearest folder upward from the current one that holds
+<root>/registry.yaml or <root>/registry.md. Run \`a2a <command> --help\` for its options;
+a2a --version (or -v) prints the version.`;
 
 interface Command {
 	help: string;
@@ -80,7 +83,7 @@ const COMMANDS: Record<string, Command> = {
 	status: { help: STATUS_HELP, flags: { values: ["agents", "stale-minutes"], repeated: ["agents"], booleans: [] }, run: runStatus },
 	agent: { help: AGENT_HELP, flags: { values: ["action", "context", "data", "decisions", "next"], booleans: [] }, run: runAgent, positionals: true, fields: { agent: "" } },
 	mcp: { help: MCP_HELP, flags: { values: ["group", "agent"], booleans: [] }, run: runMcp, fields: { agent: "--agent" } },
-	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval"], booleans: [] }, run: runServe },
+	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval", "group", "max-waiting", "grpc-port"], booleans: [] }, run: runServe },
 	skill: { help: SKILL_HELP, flags: { values: [], booleans: ["force"] }, run: runSkill, positionals: true },
 };
 
@@ -107,9 +110,14 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
 		io.out(MAIN_HELP);
 		return name === undefined ? 1 : 0;
 	}
+	if (name === "--version" || name === "-v" || name === "version") {
+		io.out(version);
+		return 0;
+	}
 	const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
 	if (!command) {
-		io.err(`a2a: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(", ")}. Run a2a --help.`);
+		const guess = closest(name, Object.keys(COMMANDS));
+		io.err(`a2a: unknown command "${name}"${guess ? ` (did you mean a2a ${guess}?)` : ""}. Commands: ${Object.keys(COMMANDS).join(", ")}. Run a2a --help.`);
 		return 1;
 	}
 	try {

@@ -1,8 +1,10 @@
-import { promises as fs, realpathSync } from "node:fs";
+import { promises as fs, realpathSync, statSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
 import { terminalText } from "../src/core/terminal-text";
+import { MISSING_REGISTRY } from "../src/router/registry-loader";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
 import { HistoryCacheFile, cacheFolder } from "../node/history-cache-file";
@@ -10,8 +12,9 @@ import { NodeVault } from "../node/node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
 
-// What every command starts from: the vault folder (`--vault`, default the current directory), the
-// A2A root inside it (`--root`, default A2A), the Node vault adapter and a router over it.
+// What every command starts from: the vault folder (`--vault`, else `$A2A_VAULT`, else the nearest
+// folder upward holding the registry), the A2A root inside it (`--root`, default A2A), the Node
+// vault adapter and a router over it.
 
 /** Exit code 2: the vault or the registry cannot be used. */
 export class VaultError extends Error {
@@ -30,17 +33,93 @@ export interface Session {
 	err: (line: string) => void;
 }
 
-/** The vault folder a command works on: `--vault DIR`, else the current folder, as an absolute path. */
-export function vaultFolder(args: ParsedArgs): string {
-	return path.resolve(one(args, "vault") ?? process.cwd());
+/** Where the vault folder came from: the flag, the environment, or the search upward from the current folder. */
+export type VaultSource = "--vault" | "A2A_VAULT" | "found" | "current folder";
+
+export interface VaultChoice {
+	dir: string;
+	source: VaultSource;
+}
+
+/** `$A2A_VAULT`, when set to something; a leading `~/` (left by a quoted assignment or a client's config) is the home folder. */
+function vaultFromEnv(): string | undefined {
+	const value = process.env.A2A_VAULT;
+	if (value === undefined || value.trim() === "") return undefined;
+	return value === "~" || value.startsWith("~/") ? path.join(os.homedir(), value.slice(1)) : value;
+}
+
+/** `--vault DIR`, else `$A2A_VAULT`, as an absolute path; null when neither is given. */
+function namedVault(args: ParsedArgs): VaultChoice | null {
+	const flag = one(args, "vault");
+	if (flag !== undefined) return { dir: path.resolve(flag), source: "--vault" };
+	const env = vaultFromEnv();
+	return env === undefined ? null : { dir: path.resolve(env), source: "A2A_VAULT" };
+}
+
+function holdsRegistry(dir: string, root: string): boolean {
+	for (const name of ["registry.yaml", "registry.md"]) {
+		try {
+			if (statSync(path.join(dir, ...root.split("/"), name)).isFile()) return true;
+		} catch {
+			// not here
+		}
+	}
+	return false;
+}
+
+/** The nearest folder from `start` upward that holds `<root>/registry.yaml` or `<root>/registry.md`, as git finds its repository. */
+export function findVaultUpward(start: string, root: string): string | null {
+	for (let dir = path.resolve(start); ; ) {
+		if (holdsRegistry(dir, root)) return dir;
+		const parent = path.dirname(dir);
+		if (parent === dir) return null;
+		dir = parent;
+	}
+}
+
+/** The three ways to name a vault, for an error that found none (protocol section 6). */
+export function noVaultMessage(root: string, cwd = process.cwd()): string {
+	return (
+		`no vault found: give --vault DIR, or set A2A_VAULT=DIR, or run a2a inside a vault ` +
+		`(no folder from ${cwd} upward holds ${root}/registry.yaml or ${root}/registry.md). A new vault is made with a2a init --vault DIR`
+	);
+}
+
+/**
+ * The vault folder a command works on (protocol section 6): `--vault DIR`, else `$A2A_VAULT`, else
+ * the nearest folder upward from the current one that holds the registry. Exit 2 when none.
+ */
+export function vaultFolder(args: ParsedArgs): VaultChoice {
+	const named = namedVault(args);
+	if (named) return named;
+	const root = rootFolder(args);
+	const found = findVaultUpward(process.cwd(), root);
+	if (found === null) throw new VaultError(noVaultMessage(root));
+	return { dir: found, source: "found" };
+}
+
+/**
+ * Where `a2a init` makes a vault: `--vault DIR`, else `$A2A_VAULT`, else the vault the current folder
+ * is inside (never a second vault within one), else the current folder.
+ */
+export function vaultFolderToCreate(args: ParsedArgs): VaultChoice {
+	const named = namedVault(args);
+	if (named) return named;
+	const found = findVaultUpward(process.cwd(), rootFolder(args));
+	return found !== null ? { dir: found, source: "found" } : { dir: process.cwd(), source: "current folder" };
+}
+
+/** How an error names a vault folder: with where it came from when that was not the flag. */
+function named(choice: VaultChoice): string {
+	return choice.source === "A2A_VAULT" ? `${choice.dir} (from A2A_VAULT)` : choice.dir;
 }
 
 /**
  * Creates the vault folder (and its parents) when nothing exists at its path, for `a2a init`; says
  * whether it did. Something that is not a folder is left for openSession to refuse.
  */
-export async function createVaultFolderIfMissing(args: ParsedArgs): Promise<boolean> {
-	const vaultDir = vaultFolder(args);
+export async function createVaultFolderIfMissing(choice: VaultChoice): Promise<boolean> {
+	const vaultDir = choice.dir;
 	try {
 		await fs.stat(vaultDir);
 		return false;
@@ -48,22 +127,22 @@ export async function createVaultFolderIfMissing(args: ParsedArgs): Promise<bool
 		try {
 			await fs.mkdir(vaultDir, { recursive: true });
 		} catch (error) {
-			throw new VaultError(`cannot create the vault folder ${vaultDir}: ${(error as Error).message}`);
+			throw new VaultError(`cannot create the vault folder ${named(choice)}: ${(error as Error).message}`);
 		}
 		return true;
 	}
 }
 
-/** The vault folder of `--vault` (or the current folder), checked to be an existing folder. */
-export async function existingVaultFolder(args: ParsedArgs): Promise<string> {
-	const vaultDir = vaultFolder(args);
+/** The vault folder (see vaultFolder), checked to be an existing folder. */
+export async function existingVaultFolder(args: ParsedArgs, choice: VaultChoice = vaultFolder(args)): Promise<string> {
+	const vaultDir = choice.dir;
 	let stat;
 	try {
 		stat = await fs.stat(vaultDir);
 	} catch {
-		throw new VaultError(`the vault folder ${vaultDir} does not exist (give it with --vault DIR, or create it with a2a init --vault DIR)`);
+		throw new VaultError(`the vault folder ${named(choice)} does not exist (give the vault with --vault DIR or A2A_VAULT, or create it with a2a init --vault DIR)`);
 	}
-	if (!stat.isDirectory()) throw new VaultError(`${vaultDir} is not a folder (give the vault folder with --vault DIR)`);
+	if (!stat.isDirectory()) throw new VaultError(`${named(choice)} is not a folder (give the vault folder with --vault DIR or A2A_VAULT)`);
 	return vaultDir;
 }
 
@@ -75,8 +154,13 @@ export function rootFolder(args: ParsedArgs): string {
 	return root;
 }
 
-export async function openSession(args: ParsedArgs, io: { out: (l: string) => void; err: (l: string) => void }, options: RouterOptions = {}): Promise<Session> {
-	const vaultDir = await existingVaultFolder(args);
+export async function openSession(
+	args: ParsedArgs,
+	io: { out: (l: string) => void; err: (l: string) => void },
+	options: RouterOptions = {},
+	choice?: VaultChoice,
+): Promise<Session> {
+	const vaultDir = await existingVaultFolder(args, choice);
 	const root = rootFolder(args);
 	const vault = new NodeVault(vaultDir);
 	const cache = cacheFolder();
@@ -92,8 +176,12 @@ export async function openSession(args: ParsedArgs, io: { out: (l: string) => vo
 export function checkRegistry(session: Session): boolean {
 	const { registry } = session.router;
 	if (!registry.usable) {
+		const at = path.join(session.vault.dir, session.router.layout.registryPath);
+		if (registry.errors.length === 1 && registry.errors[0].message === MISSING_REGISTRY) {
+			throw new VaultError(`no registry at ${at} (nor ${session.router.layout.registryNotePath}): create it with a2a init --vault ${session.vault.dir}, or name the vault you meant with --vault DIR or A2A_VAULT`);
+		}
 		const why = registry.errors.map(describeRegistryError).join("; ");
-		throw new VaultError(`no usable registry at ${path.join(session.vault.dir, session.router.layout.registryPath)}: ${why}. Run \`a2a init\` to create one.`);
+		throw new VaultError(`no usable registry at ${at}: ${why}`);
 	}
 	for (const error of registry.errors) session.err(terminalText(`registry error: ${describeRegistryError(error)}`));
 	for (const warning of registry.warnings) session.err(terminalText(`warning: ${warning}`));

@@ -16,6 +16,8 @@ export interface WatchOptions {
 	/** How often to look for changes no event reported, in milliseconds. */
 	intervalMs: number;
 	signal?: AbortSignal;
+	/** Told of every pass once it is over (telemetry). */
+	onReport?: (report: PassReport) => void;
 }
 
 const DEBOUNCE_MS = 5;
@@ -145,6 +147,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			for (const p of report.waiting) waiting.add(p);
 			recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
 			printReport(session, report);
+			options.onReport?.(report);
 			printWaiting(session, report);
 			if (report.busy && report.standby !== lastReason) session.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
 			if (router.lease.lostTo !== null) {

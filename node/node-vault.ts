@@ -60,6 +60,19 @@ export class NodeVault implements VaultPort {
 		return entries.filter((e) => e.isFile()).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
 	}
 
+	async listFolders(folder: string): Promise<string[]> {
+		let entries: fs.Dirent[];
+		try {
+			entries = fs.readdirSync(this.abs(folder), { withFileTypes: true });
+		} catch (error) {
+			if (isCode(error, "ENOENT", "ENOTDIR")) return [];
+			throw error;
+		}
+		const prefix = folder.replace(/\/+$/, "");
+		// A link to a folder is not one of the vault's folders (it may lead anywhere): only real ones.
+		return entries.filter((e) => e.isDirectory()).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
+	}
+
 	async listRecursive(folder: string): Promise<FileInfo[]> {
 		const out: FileInfo[] = [];
 		const walk = (dir: string, prefix: string): void => {

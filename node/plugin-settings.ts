@@ -19,3 +19,19 @@ export async function readPluginSettings(vaultDir: string): Promise<RelaySetting
 	}
 	return normalizeSettings(data);
 }
+
+/**
+ * Whether Obsidian Sync is switched on in this vault: its core plugin `sync` is enabled in
+ * `.obsidian/core-plugins.json` (a list of enabled ids, or a mapping of id to on/off in newer
+ * versions). The one sync service known to skip `.yaml` files by default.
+ */
+export async function obsidianSyncOn(vaultDir: string): Promise<boolean> {
+	let data: unknown;
+	try {
+		data = JSON.parse(await fs.readFile(path.join(vaultDir, CONFIG_FOLDER, "core-plugins.json"), "utf8"));
+	} catch {
+		return false;
+	}
+	if (Array.isArray(data)) return data.includes("sync");
+	return typeof data === "object" && data !== null && (data as Record<string, unknown>).sync === true;
+}

@@ -3,10 +3,11 @@ import type { AgentRecord } from "../src/core/agent";
 import { agentFolders as agentFoldersOf } from "../src/core/agent-folders";
 import { parseLease } from "../src/core/lease";
 import { queueSummary } from "../src/core/queues";
+import { gatewayGroup } from "../src/core/registry";
 import type { GroupQueue } from "../src/core/queues";
 import { refreshIndex } from "../src/router/index-refresh";
 import { scanAgents } from "./agent-scan";
-import { readPluginSettings } from "./plugin-settings";
+import { obsidianSyncOn, readPluginSettings } from "./plugin-settings";
 import type { NodeVault } from "./node-vault";
 import type { Router } from "../src/router/router";
 
@@ -41,6 +42,8 @@ export interface GroupRow {
 	archive: number;
 	in_flight: number;
 	overdue: number;
+	/** The gateway group (`a2a serve` writes outside A2A clients' requests from it): true, else absent. */
+	gateway?: true;
 	/** A remote group's agent (`url:` in the registry), and its requests forwarded there and waiting. */
 	url?: string;
 	forwarded?: number;
@@ -70,13 +73,14 @@ export interface StatusReport {
 }
 
 /**
- * The registry's warnings, and one more when it is a .yaml file: Obsidian Sync carries .yaml files
- * only with "Sync other file types" on (a2a init --registry-note writes the note form).
+ * The registry's warnings, and one more when it is a .yaml file in a vault Obsidian Sync carries:
+ * Sync carries .yaml files only with "Sync other file types" on (a2a init --registry-note writes the
+ * note form). A vault no sync service is known to carry gets no such warning.
  */
 async function registryWarnings(session: VaultSession): Promise<string[]> {
 	const { router, vault } = session;
 	const warnings = [...router.registry.warnings];
-	if ((await vault.stat(router.layout.registryPath)) && !(await vault.stat(router.layout.registryNotePath))) {
+	if ((await vault.stat(router.layout.registryPath)) && !(await vault.stat(router.layout.registryNotePath)) && (await obsidianSyncOn(vault.dir))) {
 		warnings.push(`${router.layout.registryPath} is a .yaml file: Obsidian Sync carries it only with "Sync other file types" on; the note ${router.layout.registryNotePath} (same mapping in its frontmatter) is carried by every sync service`);
 	}
 	return warnings;
@@ -106,8 +110,10 @@ export async function statusReport(session: VaultSession, agentFolders: string[]
 		updated: a.updatedAt !== undefined ? new Date(a.updatedAt).toISOString() : null,
 		stale: isStale(a, now, staleMinutes * 60000),
 	}));
+	const gateway = gatewayGroup(router.registry);
 	const groupRows: GroupRow[] = queues.groups.map((q) => {
 		const row: GroupRow = { type: "group", group: q.group, inbox: q.inbox, outbox: q.outbox, archive: q.archive, in_flight: q.inFlight, overdue: q.overdue };
+		if (q.group === gateway) row.gateway = true;
 		const url = router.registry.groups.get(q.group)?.url;
 		return url === undefined ? row : { ...row, url, forwarded: q.forwarded };
 	});

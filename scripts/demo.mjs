@@ -1,15 +1,19 @@
-// `npm run demo`: builds the plugin, installs it into demo/vault, then plays a scripted scenario
-// through the real `a2a` command line, narrating as it goes, and ends by bringing the shipped agents'
-// times up to now (see demo-times.mjs). Running it again first removes what the previous run
-// created (and only that), so the scenario starts fresh and your own notes stay.
+// `npm run demo`: builds the plugin, copies the demo vault that ships with the repository
+// (demo/vault, never changed) to demo/played-vault (ignored by git) when that copy does not exist
+// yet, installs the plugin there, then plays a scripted scenario through the real `a2a` command
+// line, narrating as it goes, and ends by bringing the shipped agents' times up to now (see
+// demo-times.mjs). Running it again first removes what the previous run created in the copy (and
+// only that), so the scenario starts fresh and your own notes stay. The checkout is left as it was:
+// `git status` is clean after it.
 //
-//   node scripts/demo.mjs [--reset] [--vault DIR] [--no-build]
+//   node scripts/demo.mjs [--reset] [--fresh] [--vault DIR] [--no-build]
 //   --reset     only remove what the previous run created
-//   --vault DIR play in another copy of the demo vault (the browser test's screenshots do)
+//   --fresh     start from a new copy of demo/vault (the old copy, and what you added to it, go)
+//   --vault DIR play in that copy of the demo vault instead (the browser test's screenshots do)
 //   --no-build  use the built main.js and dist/cli.cjs as they are, install nothing into the vault
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { refreshShippedAgentTimes } from "./demo-times.mjs";
@@ -17,7 +21,17 @@ import { installPluginFiles } from "./plugin-files.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const vaultFlag = process.argv.indexOf("--vault");
-const vault = vaultFlag > 0 && process.argv[vaultFlag + 1] ? path.resolve(process.argv[vaultFlag + 1]) : path.join(root, "demo", "vault");
+/** The demo vault as shipped: the demo plays in a copy of it, so the checkout stays as it is. */
+const shipped = path.join(root, "demo", "vault");
+const vault = vaultFlag > 0 && process.argv[vaultFlag + 1] ? path.resolve(process.argv[vaultFlag + 1]) : path.join(root, "demo", "played-vault");
+if (vault === shipped) {
+	console.error("The demo plays in a copy of demo/vault, never in it: give another --vault DIR (or none: demo/played-vault).");
+	process.exit(1);
+}
+if (vaultFlag < 0 && process.argv.includes("--fresh")) rmSync(vault, { recursive: true, force: true });
+// What an older demo left in demo/vault itself (its run manifest, a lock) is not copied.
+const leftover = new Set([path.join(shipped, ".a2a-demo.json"), path.join(shipped, "A2A", ".router.lock")]);
+if (vaultFlag < 0 && !existsSync(vault)) cpSync(shipped, vault, { recursive: true, filter: (from) => !leftover.has(from) });
 const cli = path.join(root, "bin", "a2a.cjs");
 const manifestFile = path.join(vault, ".a2a-demo.json");
 const color = process.stdout.isTTY ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
@@ -35,7 +49,7 @@ function run(cmd, args, options = {}) {
 	return result;
 }
 
-/** Runs `a2a ARGS --vault demo/vault --json` and returns its JSON lines. */
+/** Runs `a2a ARGS --vault <the played copy> --json` and returns its JSON lines. */
 function a2a(...args) {
 	const result = run(process.execPath, [cli, ...args, "--vault", vault, "--json"]);
 	return result.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
@@ -198,4 +212,4 @@ for (const line of refreshShippedAgentTimes(vault, Date.now())) detail(line);
 
 say("Status");
 console.log(run(process.execPath, [cli, "status", "--vault", vault], { allowFail: true }).stdout);
-console.log(color("1;32", `Done. Open ${vault.startsWith(`${root}${path.sep}`) ? path.relative(root, vault) : vault} in Obsidian (Open folder as vault) to see the agent status sidebar: the radio tower icon in the ribbon.`));
+console.log(color("1;32", `Done. Open ${vault} in Obsidian (Open folder as vault) to see the agent status sidebar: the radio tower icon in the ribbon. It is a copy of demo/vault; npm run demo -- --fresh starts from a new copy.`));

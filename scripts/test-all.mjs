@@ -7,6 +7,7 @@
 //   unit + integration tests                vitest run (default reporter + a JSON report)
 //   build                                   npm run build (production main.js + dist/cli.cjs)
 //   bundle check                            node scripts/check-bundle.mjs
+//   release check                           node scripts/check-release.mjs (the release workflow's checks)
 //   browser test                            node test/browser/run-browser-test.mjs (when it exists)
 //   working tree unchanged                  git status before and after (in a git checkout)
 //
@@ -44,7 +45,7 @@ function record(name, passed, failed, detail) {
 }
 
 let stepNumber = 0;
-const STEPS = 8;
+const STEPS = 9;
 function banner(name, command) {
 	stepNumber++;
 	console.log(`\n━━━ [${stepNumber}/${STEPS}] ${name}: ${command}`);
@@ -291,10 +292,13 @@ const [npmCommand, npmArgs] = npm(["run", "build"]);
 const buildOk = await checkStep("build", "npm run build", npmCommand, npmArgs, { timeoutMs: 10 * MINUTE });
 if (buildOk) {
 	await checkStep("bundle check", "node scripts/check-bundle.mjs", process.execPath, [join(root, "scripts", "check-bundle.mjs")], { timeoutMs: 5 * MINUTE });
+	await checkStep("release check", "node scripts/check-release.mjs", process.execPath, [join(root, "scripts", "check-release.mjs")], { timeoutMs: 5 * MINUTE });
 } else {
-	stepNumber++;
-	console.log(`\n━━━ [${stepNumber}/${STEPS}] bundle check`);
-	record("bundle check", 0, 1, "FAILED: not run, the build failed");
+	for (const name of ["bundle check", "release check"]) {
+		stepNumber++;
+		console.log(`\n━━━ [${stepNumber}/${STEPS}] ${name}`);
+		record(name, 0, 1, "FAILED: not run, the build failed");
+	}
 }
 await browserStep(buildOk);
 workingTreeStep(treeBefore);

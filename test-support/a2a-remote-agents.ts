@@ -52,8 +52,8 @@ export interface RemoteAgentServer {
 	/** The base URL of an agent (ends with `/`). */
 	url(kind: AgentKind): string;
 	executions: Execution[];
-	/** JSON-RPC calls received, by method, in order: `elsewhere` when they came to the second port, `token` when they carried one. */
-	calls: { kind: AgentKind; method: string; elsewhere: boolean; token: boolean }[];
+	/** JSON-RPC calls received, by method, in order: `elsewhere` when they came to the second port, `token` when they carried one, the W3C `traceparent` header they carried. */
+	calls: { kind: AgentKind; method: string; elsewhere: boolean; token: boolean; traceparent?: string }[];
 	/** Bytes `endless` wrote before its caller hung up. */
 	endlessBytes(): number;
 	/** Lets every held `slow` task complete and every held `held` answer go (now and from now on). */
@@ -204,7 +204,7 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 			if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) return sendJson(res, 401, { error: "unauthorized" });
 			if (req.method === "GET") return sendJson(res, 200, AgentCard.toJSON(agent.card));
 			const body = JSON.parse(await readBody(req)) as { id?: unknown; method?: string };
-			calls.push({ kind: agent.kind, method: body.method ?? "?", elsewhere: req.socket.localPort !== port, token: req.headers.authorization !== undefined });
+			calls.push({ kind: agent.kind, method: body.method ?? "?", elsewhere: req.socket.localPort !== port, token: req.headers.authorization !== undefined, traceparent: req.headers.traceparent as string | undefined });
 			if (agent.kind === "endless" && body.method === "SendMessage") return endless(res, (n) => (endlessBytes += n));
 			const user = options.token !== undefined ? { isAuthenticated: true, userName: "bearer" } : new UnauthenticatedUser();
 			const context = new ServerCallContext({ user, requestedVersion: (req.headers[A2A_VERSION_HEADER.toLowerCase()] as string | undefined) || undefined, requestedExtensions: Extensions.parseServiceParameter(req.headers[HTTP_EXTENSION_HEADER.toLowerCase()] as string | undefined) });

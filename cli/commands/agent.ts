@@ -1,6 +1,7 @@
 import { appendAgentFinding, checkedAgentName, findAgentNote, updateAgent } from "../../src/actions/agent-update";
 import type { AgentTarget } from "../../src/actions/agent-update";
 import { parseAssignment } from "../../src/core/agent-notes";
+import { AGENT_STATUSES } from "../../src/core/lifecycle";
 import { UsageError, one, required } from "../args";
 import type { ParsedArgs } from "../args";
 import { openSession } from "../session";
@@ -9,10 +10,12 @@ import { agentFolders } from "../../node/status-report";
 
 export const AGENT_HELP = `Usage: a2a agent set NAME key=value... [--vault DIR] [--root NAME] [--json]
        a2a agent finding NAME --action TEXT [--context T] [--data T] [--decisions T] [--next T]
+                         [--vault DIR] [--root NAME] [--json]
 
-set      updates the agent note's frontmatter in one atomic write (other fields are kept, values
-         are read as YAML, so progress_percent=50 stays a number). Creates <root>/agents/NAME.md
-         with status: spawned when there is no such agent yet.
+set      updates the agent note's frontmatter in one atomic write (other fields are kept). A value
+         is kept as written, as text, except progress_percent (a number from 0 to 100) and status
+         (${AGENT_STATUSES.join(", ")}): a wrong one is refused and nothing is written.
+         Creates <root>/agents/NAME.md with status: spawned when there is no such agent yet.
          Example: a2a agent set ui-explorer status=running progress_percent=50 "last_action=Checking links"
 finding  appends a finding (## [timestamp] ACTION with Context, Data, Decisions, Next steps).`;
 
@@ -23,7 +26,10 @@ export async function agentTarget(session: Pick<Session, "router" | "vault">, na
 
 export async function runAgent(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const [action, name, ...rest] = args.positionals;
-	if (action !== "set" && action !== "finding") throw new UsageError("say what to do: a2a agent set NAME key=value... or a2a agent finding NAME --action TEXT");
+	if (action !== "set" && action !== "finding") {
+		const what = action === undefined ? "say what to do" : `unknown action "${action.slice(0, 40)}"`;
+		throw new UsageError(`${what}: a2a agent set NAME key=value... or a2a agent finding NAME --action TEXT`);
+	}
 	if (!name) throw new UsageError(`a2a agent ${action} needs the agent's NAME`);
 	checkedAgentName(name);
 	const now = Date.now();
@@ -40,7 +46,8 @@ export async function runAgent(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	try {
 		updates = rest.map(parseAssignment);
 	} catch (error) {
-		throw new UsageError(`${(error as Error).message}; write each field as key=value`);
+		const message = (error as Error).message;
+		throw new UsageError(/ is not key=value$| is not a usable field name$/.test(message) ? `${message}; write each field as key=value` : message);
 	}
 	const session = await openSession(args, io);
 	const target = await agentTarget(session, name);

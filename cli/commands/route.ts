@@ -1,15 +1,17 @@
 import type { ParsedArgs } from "../args";
 import { UsageError, one } from "../args";
 import { cliIdentity, deviceState, fileObservations, routingLock } from "../../node/device";
-import { checkRegistry, existingVaultFolder, openSession, rootFolder } from "../session";
+import { checkRegistry, existingVaultFolder, openSession, rootFolder, vaultFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
 import { terminalText } from "../../src/core/terminal-text";
+import type { PassReport } from "../../src/router/pass-context";
 import { watchRouting } from "../watch-loop";
 import { NODE_TIMERS, SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
+import { startTelemetry } from "../../node/telemetry/telemetry";
 
 export const ROUTE_HELP = `Usage: a2a route [--watch] [--json] [--vault DIR] [--root NAME] [--grace SECONDS]
-                 [--interval MS] [--margin SECONDS]
+                 [--interval MS] [--forward-wait SECONDS] [--margin SECONDS]
 
 Routes every pending outbox note and handles due timeouts, once, then exits. With --watch it keeps
 routing as files change until interrupted (Ctrl+C). With --json it prints one JSON object per
@@ -47,7 +49,8 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const marginMs = number(args, "margin", 120, 1) * 1000;
 	const forwardWaitMs = number(args, "forward-wait", 60, 0) * 1000;
 	const role = watch ? "a2a route --watch" : "a2a route";
-	const vaultDir = await existingVaultFolder(args);
+	const choice = vaultFolder(args);
+	const vaultDir = await existingVaultFolder(args, choice);
 	// This device's id, lock and lease observations, from the user's private state folder.
 	const state = deviceState(vaultDir, rootFolder(args));
 	const session = await openSession(args, io, {
@@ -59,11 +62,17 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		observations: fileObservations(state),
 		localLock: routingLock(state, role),
 		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
-	});
+	}, choice);
 	const registryErrors = checkRegistry(session);
 	const { router } = session;
+	const telemetry = await startTelemetry(process.env, io.err);
+	const onReport = telemetry ? (report: PassReport) => telemetry.recorder.pass(report, router.index, Date.now()) : undefined;
 	if (watch) {
-		await watchRouting(session, { intervalMs: interval, signal });
+		try {
+			await watchRouting(session, { intervalMs: interval, signal, onReport });
+		} finally {
+			await telemetry?.sink.close();
+		}
 		return 0;
 	}
 	try {
@@ -87,9 +96,11 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			forwarder.take(report);
 		}
 		printReport(session, report);
+		onReport?.(report);
 		if (!session.json) io.err(`${report.decisions.length} decision(s).`);
 	} finally {
 		await router.stop();
+		await telemetry?.sink.close();
 	}
 	return registryErrors ? 2 : 0;
 }

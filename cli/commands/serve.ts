@@ -3,23 +3,31 @@ import { gatewayGroup } from "../../src/core/registry";
 import { Gateway } from "../../servers/a2a/gateway";
 import { A2aHttpServer } from "../../servers/a2a/http-server";
 import { isLoopback } from "../../servers/a2a/http-io";
+import { DEFAULT_MAX_WAITING, WaitingGate } from "../../servers/a2a/waiting-calls";
+import { A2aGrpcServer } from "../../servers/a2a/grpc-server";
 import { UsageError, integer, one } from "../args";
 import type { ParsedArgs } from "../args";
 import { VaultError, checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 
-export const SERVE_HELP = `Usage: a2a serve [--host 127.0.0.1] [--port N] [--token-file F] [--interval MS]
-                 [--vault DIR] [--root NAME] [--json]
+export const SERVE_HELP = `Usage: a2a serve [--group ID [--grpc-port N]] [--host 127.0.0.1] [--port N] [--token-file F] [--interval MS]
+                 [--max-waiting N] [--vault DIR] [--root NAME] [--json]
 
-Serves every local group of the registry as an A2A (protocol 1.0) agent that any A2A client can
-call: its card at /groups/<id>/.well-known/agent-card.json, its JSON-RPC endpoint at /groups/<id>/,
-and the list of groups at /. A message becomes a request note from the gateway group (a2a-gateway,
+Serves every local group of the registry as an A2A agent that any A2A client can call (protocol 1.0,
+and 0.3 for clients that send no A2A-Version header): its card at
+/groups/<id>/.well-known/agent-card.json, its JSON-RPC endpoint at /groups/<id>/, its HTTP+JSON
+binding below it (/groups/<id>/message:send...), and the list of groups with their cards at /. With --group ID that one
+group is served as a plain agent: its card at /.well-known/agent-card.json, its endpoints at the
+root. A message becomes a request note from the gateway group (a2a-gateway,
 or the group marked gateway: true) into its outbox; the router (the plugin, or a2a route --watch)
 delivers it, and the task follows the note until the answer comes back. a2a serve does not route.
 --host        the address to listen on (default 127.0.0.1). Any other address needs --token-file.
 --port        the port (default 41241; 0 picks a free one, printed at start)
 --token-file  a file holding the bearer token every call must carry (Authorization: Bearer ...)
 --interval    how often to look for changes the file system did not report, in ms (default 2000)
+--grpc-port   with --group: serve the group over gRPC too, on this port (0 picks one), listed on its card
+--max-waiting how many calls that wait for a task (blocking sends, streams) are held at once
+              (default ${DEFAULT_MAX_WAITING}); past it a call gets 503 with Retry-After
 A group with serve: false in the registry is not served. Ctrl+C stops the server.`;
 
 export const DEFAULT_PORT = 41241;
@@ -42,6 +50,11 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const port = integer(args, "port", 0) ?? DEFAULT_PORT;
 	if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
 	const intervalMs = integer(args, "interval", 50) ?? 2000;
+	const maxWaiting = integer(args, "max-waiting", 1) ?? DEFAULT_MAX_WAITING;
+	const only = one(args, "group");
+	const grpcPort = integer(args, "grpc-port", 0);
+	if (grpcPort !== undefined && only === undefined) throw new UsageError("--grpc-port serves one group: give --group ID too");
+	if (grpcPort !== undefined && grpcPort > 65535) throw new UsageError(`--grpc-port must be at most 65535, got ${grpcPort}`);
 	const token = await readToken(one(args, "token-file"));
 	if (token === null && !isLoopback(host)) {
 		throw new UsageError(`refusing to serve on ${host} without a token: anyone who can reach that address could write into the vault. Give --token-file FILE, or serve on 127.0.0.1`);
@@ -51,7 +64,12 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	const { router, vault } = session;
 	const gatewayId = gatewayGroup(router.registry);
 	if (!router.layout.hasGroup(gatewayId)) {
-		throw new VaultError(`the registry has no gateway group "${gatewayId}": add it under groups (a2a init writes an a2a-gateway group), or mark one group with gateway: true`);
+		throw new VaultError(`the registry has no gateway group "${gatewayId}": run a2a init --vault ${vault.dir} (it adds the a2a-gateway group to an existing registry and changes nothing else), or mark one group with gateway: true`);
+	}
+	if (only !== undefined) {
+		const entry = router.registry.groups.get(only);
+		const why = entry === undefined ? "the registry has no such group" : entry.id === gatewayId ? "it is the gateway group, which sends the requests" : entry.url !== undefined ? "it is a remote group (it has a url:)" : !entry.serve ? "the registry says serve: false" : null;
+		if (why !== null) throw new UsageError(`--group ${only} cannot be served: ${why}`);
 	}
 	let server: A2aHttpServer | null = null;
 	const gateway = new Gateway(router, vault, {
@@ -69,25 +87,35 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	process.once("SIGTERM", stop);
 	signal?.addEventListener("abort", stop);
 	await gateway.start();
-	server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line) });
+	const waiting = new WaitingGate(maxWaiting);
+	let grpc: A2aGrpcServer | null = null;
+	let grpcUrl: string | undefined;
 	let base: string;
 	try {
+		if (grpcPort !== undefined && only !== undefined) {
+			grpc = new A2aGrpcServer({ handler: () => server?.handlerFor(only), token, waiting });
+			grpcUrl = `${host.includes(":") ? `[${host}]` : host}:${await grpc.listen(host, grpcPort)}`;
+		}
+		server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line), group: only, waiting, grpcUrl });
 		base = await server.listen();
 	} catch (error) {
+		grpc?.close();
 		await gateway.stop();
 		process.off("SIGINT", stop);
 		process.off("SIGTERM", stop);
-		throw new UsageError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+		throw new UsageError(`cannot listen on ${host}:${grpcUrl === undefined && grpc !== null ? grpcPort : port}: ${(error as Error).message}`);
 	}
-	const groups = server.groups().map((g) => ({ id: g.id, url: `${base}groups/${encodeURIComponent(g.id)}/` }));
-	if (session.json) io.out(JSON.stringify({ url: base, gateway_group: gatewayId, groups, token: token !== null }));
+	const groups = server.groups().map((g) => ({ id: g.id, url: server.agentUrl(base, g.id) }));
+	if (session.json) io.out(JSON.stringify({ url: base, gateway_group: gatewayId, groups, token: token !== null, ...(grpcUrl === undefined ? {} : { grpc: grpcUrl }) }));
 	else {
 		io.out(`Serving ${groups.length} group(s) as A2A agents at ${base} (requests come from ${gatewayId}); press Ctrl+C to stop.`);
 		for (const g of groups) io.out(`  ${g.id}: ${g.url}`);
+		if (grpcUrl !== undefined) io.out(`  gRPC: ${grpcUrl}`);
 	}
 	await stopped;
 	process.off("SIGINT", stop);
 	process.off("SIGTERM", stop);
+	grpc?.close();
 	await server.close();
 	await gateway.stop();
 	io.err("a2a serve: stopped.");

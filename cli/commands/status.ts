@@ -50,11 +50,15 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 		io.out(`  ${pad(a.name, 24)}${pad(a.status, 10)}${pad(progress, 8)}${pad(a.lastAction ?? "-", 32)}${pad(age, 11)}${result}${stale}`);
 	}
 	io.out("");
-	io.out(`Groups (${queues.groups.length})`);
+	const gateway = report.groups.find((g) => g.gateway)?.group;
+	io.out(`Groups (${queues.groups.filter((q) => q.group !== gateway).length})`);
 	io.out(`  ${pad("GROUP", 24)}${pad("INBOX", 7)}${pad("OUTBOX", 7)}${pad("ARCHIVE", 7)}${pad("IN FLIGHT", 9)}${pad("OVERDUE", 7)}`);
 	for (const q of queues.groups) {
+		if (q.group === gateway) continue;
 		io.out(`  ${pad(q.group, 24)}${pad(String(q.inbox), 7)}${pad(String(q.outbox), 7)}${pad(String(q.archive), 7)}${pad(String(q.inFlight), 9)}${pad(String(q.overdue), 7)}`);
 	}
+	const gw = queues.groups.find((q) => q.group === gateway);
+	if (gw) io.out(`Gateway: ${gw.group} (a2a serve writes outside A2A clients' requests from it; it answers none): ${gw.inFlight} in flight, ${gw.inbox} answer(s) in its inbox`);
 	io.out("");
 	const remotes = report.groups.filter((g) => g.url !== undefined);
 	if (remotes.length > 0) {

@@ -78,13 +78,19 @@ export class Gateway {
 	private watchedFolders(): string[] {
 		const { layout } = this.router;
 		const gateway = this.gatewayId();
-		const boxes = [gateway, ...this.servedGroups().map((g) => g.id)].flatMap((g) => [layout.box(g, "inbox"), layout.box(g, "archive"), g === gateway ? layout.box(g, "outbox") : null]);
+		// Notes are archived into the month folder of now (archive/YYYY-MM/): the slow check's rewatch follows the month.
+		const month = new Date(this.router.now());
+		const boxes = [gateway, ...this.servedGroups().map((g) => g.id)].flatMap((g) => [layout.box(g, "inbox"), layout.box(g, "archive"), layout.archiveFolder(g, month), g === gateway ? layout.box(g, "outbox") : null]);
 		return [layout.root, layout.deadLetterFolder, ...boxes.filter((f): f is string => f !== null)];
 	}
 
 	private async changed(paths: string[]): Promise<void> {
 		const { layout } = this.router;
 		if (paths.some((p) => p === layout.registryPath || p === layout.registryNotePath) && (await this.reloadRegistry())) return;
+		// A month folder that just appeared (the first note archived this month): watch it, and look at what it holds already.
+		const months = paths.filter((p) => layout.isArchiveMonth(p));
+		if (months.length > 0) this.watch.rewatch();
+		for (const month of months) paths.push(...(await this.router.port.list(month)));
 		this.events.notify(await this.tasks.refresh(paths));
 	}
 

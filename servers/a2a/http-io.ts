@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import { terminalText } from "../../src/core/terminal-text";
 
@@ -84,8 +85,12 @@ const digest = (text: string) => createHash("sha256").update(text, "utf8").diges
 
 /** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
 export function hasToken(req: IncomingMessage, token: string): boolean {
-	const header = req.headers.authorization ?? "";
-	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+	return tokenMatches(req.headers.authorization ?? "", token);
+}
+
+/** True when an authorization value is `Bearer <token>` (compared in constant time); HTTP and gRPC alike. */
+export function tokenMatches(authorization: string, token: string): boolean {
+	const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
 	return match !== null && timingSafeEqual(digest(match[1]), digest(token));
 }
 
@@ -99,4 +104,17 @@ export function isLoopback(host: string): boolean {
 export function logSafe(text: string, max = 200): string {
 	const flat = terminalText(text);
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** True when the call names its A2A-Version. */
+export function hasVersionHeader(req: IncomingMessage): boolean {
+	const value = req.headers[A2A_VERSION_HEADER.toLowerCase()];
+	return typeof value === "string" && value !== "";
+}
+
+/** True when a Host header names this machine: a loopback name or address, or the address the server is bound to. */
+export function isLocalHost(header: string | undefined, bound: string): boolean {
+	if (header === undefined) return true;
+	const name = header.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
+	return name === "localhost" || name === "127.0.0.1" || name === "::1" || name === bound.toLowerCase() || /^127(\.\d{1,3}){3}$/.test(name);
 }

@@ -1,49 +1,79 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard, Extensions, HTTP_EXTENSION_HEADER, SSE_HEADERS, formatSSEErrorEvent, formatSSEEvent } from "@a2a-js/sdk";
-import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
+import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from "@a2a-js/sdk";
+import type { AgentCard } from "@a2a-js/sdk";
+import { isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
+import { A2A_ERROR_CODE, RequestMalformedError, toRestErrorBody } from "@a2a-js/sdk/errors";
 import type { GroupEntry } from "../../src/core/registry";
 import { agentCard, groupUrl } from "./agent-card";
+import { agentApps, callSignals } from "./agent-app";
+import type { AgentApps } from "./agent-app";
 import type { Gateway } from "./gateway";
-import { INVALID_REQUEST, PARSE_ERROR, hasToken, invalidRequest, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
-import { REQUEST_SIGNAL } from "./note-executor";
+import { INVALID_REQUEST, PARSE_ERROR, hasToken, hasVersionHeader, invalidRequest, isLocalHost, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
+import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting-calls";
 
-// `a2a serve` on plain node:http (contract v2, section 8): `/` lists the served groups, each group
-// has its card at `/groups/<id>/.well-known/agent-card.json` and its JSON-RPC endpoint at
-// `/groups/<id>/`. Before the SDK sees a call: the token (401), the size (413, unread), UTF-8 and
-// JSON (-32700), the JSON-RPC shape (-32600) and the A2A-Version header (-32009). One log line per
-// request goes to stderr; nothing a client sends is written anywhere but into a request note.
+// `a2a serve` on node:http (contract v3, section 8). Without a group: `/` lists the served groups,
+// each group has its card at `/groups/<id>/.well-known/agent-card.json`, its JSON-RPC endpoint at
+// `/groups/<id>/` and its HTTP+JSON binding below the same URL (`/groups/<id>/message:send`...). With `group` (`serve --group`)
+// that one group is a plain agent at the root. Before the SDK's handlers (agent-app.ts) see a call:
+// the host (421), the token (401), the size (413, unread), UTF-8 and JSON (-32700), the JSON-RPC shape
+// (-32600), and the bound on calls that wait (503 with Retry-After). A JSON-RPC call without an
+// A2A-Version header whose method is a v1.0 method is served as v1.0; other header-less calls go to
+// the SDK's v0.3 layer. Headers and bodies must arrive within set times. One log line per request
+// goes to stderr; nothing a client sends is written anywhere but into a request note.
 
 export interface HttpServerOptions {
 	host: string;
 	port: number;
-	/** The bearer token every JSON-RPC call must carry, or null (loopback only). */
+	/** The bearer token every call must carry, or null (loopback only). */
 	token: string | null;
 	log: (line: string) => void;
 	/** The longest a blocking SendMessage waits, in ms (240 s unless a test gives less). */
 	maxWaitMs?: number;
+	/** Serve this group alone, as a plain agent at the root. */
+	group?: string;
+	/** How many calls that wait (blocking sends, streams) are held at once (shared with the gRPC listener); past it, 503. */
+	waiting?: WaitingGate;
+	/** The address of the gRPC listener serving the group (`serve --group` with `--grpc-port`), listed on its card. */
+	grpcUrl?: string;
+	/** A request's headers must have arrived by this time (ms), its body by `requestTimeoutMs`. */
+	headersTimeoutMs?: number;
+	requestTimeoutMs?: number;
+	/** How often Node looks for requests past those times (ms). */
+	timeoutCheckMs?: number;
 }
+
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Agent {
 	entry: GroupEntry;
-	transport: JsonRpcTransportHandler;
+	handler: GroupRequestHandler;
+	apps: AgentApps;
 }
 
 const CARD_SUFFIX = `/${AGENT_CARD_PATH}`;
 
 export class A2aHttpServer {
-	private readonly server = http.createServer();
+	private readonly server: http.Server;
 	private readonly agents = new Map<string, Agent>();
 	private readonly inFlight = new Set<AbortController>();
+	private readonly waiting: WaitingGate;
 	private base = "";
 
 	constructor(
 		private readonly gateway: Gateway,
 		private readonly options: HttpServerOptions,
 	) {
+		const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+		this.server = http.createServer({
+			headersTimeout,
+			requestTimeout: Math.max(options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, headersTimeout),
+			connectionsCheckingInterval: options.timeoutCheckMs ?? 1000,
+		});
 		this.server.on("request", (req, res) => void this.handle(req, res));
+		this.waiting = options.waiting ?? new WaitingGate();
 	}
 
 	/** Listens; resolves with the server's base URL (ending with `/`). */
@@ -63,17 +93,28 @@ export class A2aHttpServer {
 	rebuild(): void {
 		this.agents.clear();
 		for (const entry of this.gateway.servedGroups()) {
+			if (this.options.group !== undefined && entry.id !== this.options.group) continue;
 			const handler = new GroupRequestHandler(this.gateway, entry.id, this.card(entry, this.base), { maxWaitMs: this.options.maxWaitMs });
-			this.agents.set(entry.id, { entry, transport: new JsonRpcTransportHandler(handler) });
+			this.agents.set(entry.id, { entry, handler, apps: agentApps(handler, (req) => this.card(entry, this.baseFor(req))) });
 		}
+	}
+
+	/** The request handler serving a group now (a registry change builds new ones). */
+	handlerFor(group: string): GroupRequestHandler | undefined {
+		return this.agents.get(group)?.handler;
 	}
 
 	groups(): GroupEntry[] {
 		return [...this.agents.values()].map((a) => a.entry);
 	}
 
+	/** The URL of a served group's agent: its folder under /groups/, or the root when serving one group. */
+	agentUrl(base: string, group: string): string {
+		return this.options.group !== undefined ? base : groupUrl(base, group);
+	}
+
 	private card(entry: GroupEntry, base: string): AgentCard {
-		return agentCard(entry, base, this.options.token !== null);
+		return agentCard(entry, this.agentUrl(base, entry.id), this.options.token !== null, this.options.grpcUrl);
 	}
 
 	/** The base URL a client reached: the bound address, or the Host header when bound to every address. */
@@ -85,10 +126,11 @@ export class A2aHttpServer {
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const started = Date.now();
+		const url = req.url ?? "?";
 		let rpcMethod = "-";
 		res.on("close", () => {
 			const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
-			this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(req.url ?? "?")} ${status} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`);
+			this.options.log(`${new Date(started).toISOString()} ${logSafe(req.method ?? "?", 10)} ${logSafe(url)} ${status} ${logSafe(rpcMethod, 40)} ${Date.now() - started}ms`);
 		});
 		try {
 			rpcMethod = (await this.route(req, res)) ?? "-";
@@ -99,6 +141,24 @@ export class A2aHttpServer {
 		}
 	}
 
+	/** The served agent a path names, and the path below it; null when it names none. */
+	private agentAt(path: string): { agent: Agent; rest: string } | null {
+		if (this.options.group !== undefined) {
+			const agent = this.agents.get(this.options.group);
+			return agent ? { agent, rest: path } : null;
+		}
+		const match = /^\/groups\/([^/]+)(\/.*)?$/.exec(path);
+		if (!match) return null;
+		let group: string;
+		try {
+			group = decodeURIComponent(match[1]);
+		} catch {
+			return null;
+		}
+		const agent = this.agents.get(group);
+		return agent ? { agent, rest: match[2] ?? "" } : null;
+	}
+
 	/** Answers one request; returns the JSON-RPC method it called, when it called one. */
 	private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<string | undefined> {
 		if (this.options.token === null && !isLocalHost(req.headers.host, this.options.host)) {
@@ -107,55 +167,60 @@ export class A2aHttpServer {
 			sendJson(res, 421, { error: "this server answers only calls addressed to this machine (Host 127.0.0.1, localhost or its bound address); serve with --token-file to accept others" });
 			return undefined;
 		}
-		const path = (req.url ?? "/").split("?")[0];
-		if (path === "/" && (req.method === "GET" || req.method === "HEAD")) {
+		const [path, query = ""] = (req.url ?? "/").split(/\?(.*)/s, 2);
+		const read = req.method === "GET" || req.method === "HEAD";
+		if (path === "/" && read) {
 			this.index(req, res);
 			return undefined;
 		}
-		const match = /^\/groups\/([^/]+)(\/.*)?$/.exec(path);
-		let group: string | null = null;
-		try {
-			group = match ? decodeURIComponent(match[1]) : null;
-		} catch {
-			group = null;
-		}
-		const agent = group === null ? undefined : this.agents.get(group);
-		const rest = match?.[2] ?? "";
-		if (!agent || (rest !== "" && rest !== "/" && rest !== CARD_SUFFIX)) {
+		const found = this.agentAt(path);
+		const rest = found?.rest ?? "";
+		// JSON-RPC is the agent's URL itself; the HTTP+JSON binding's paths follow it (`/message:send`, `/tasks/...`, v0.3's `/v1/...`).
+		const restBinding = rest !== "" && rest !== "/" && rest !== CARD_SUFFIX;
+		if (!found) {
 			const served = this.groups().map((g) => g.id).join(", ") || "none";
-			sendJson(res, 404, rpcError(null, A2A_ERROR_CODE.METHOD_NOT_FOUND, `no A2A agent at ${logSafe(path)}: the served groups are at /groups/<id>/ (${served}); GET / lists them`));
+			const where = this.options.group !== undefined ? `the agent is at / (its card at ${CARD_SUFFIX})` : `the served groups are at /groups/<id>/ (${served}); GET / lists them`;
+			sendJson(res, 404, rpcError(null, A2A_ERROR_CODE.METHOD_NOT_FOUND, `no A2A agent at ${logSafe(path)}: ${where}`));
 			return undefined;
 		}
+		req.url = `${rest === "" ? "/" : rest}${query === "" ? "" : `?${query}`}`;
 		if (rest === CARD_SUFFIX) {
-			if (req.method === "GET" || req.method === "HEAD") sendJson(res, 200, AgentCard.toJSON(this.card(agent.entry, this.baseFor(req))));
+			if (read) found.agent.apps.card(req, res);
 			else sendJson(res, 405, { error: "use GET for an agent card" }, { Allow: "GET" });
 			return undefined;
 		}
-		if (req.method === "POST") return this.call(agent, req, res);
+		if (this.options.token !== null && !hasToken(req, this.options.token)) {
+			sendJson(res, 401, { error: "unauthorized: send Authorization: Bearer <token>" }, { "WWW-Authenticate": 'Bearer realm="a2a-relay"' });
+			return undefined;
+		}
+		if (restBinding) return this.restCall(found.agent, req, res, rest);
+		if (req.method === "POST") return this.rpcCall(found.agent, req, res);
 		sendJson(res, 405, rpcError(null, INVALID_REQUEST, "JSON-RPC calls use POST"), { Allow: "POST" });
 		return undefined;
 	}
 
 	private index(req: http.IncomingMessage, res: http.ServerResponse): void {
 		const base = this.baseFor(req);
-		const groups = this.groups().map((g) => ({ id: g.id, description: g.description ?? null, url: groupUrl(base, g.id), card: `${groupUrl(base, g.id)}${AGENT_CARD_PATH}` }));
+		const groups = this.groups().map((g) => ({ id: g.id, description: g.description ?? null, url: this.agentUrl(base, g.id), card: `${this.agentUrl(base, g.id)}${AGENT_CARD_PATH}` }));
 		sendJson(res, 200, { name: "A2A Relay", protocol_version: "1.0", gateway_group: this.gateway.gatewayId(), groups });
 	}
 
-	private async call(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse): Promise<string | undefined> {
-		if (this.options.token !== null && !hasToken(req, this.options.token)) {
-			sendJson(res, 401, { error: "unauthorized: send Authorization: Bearer <token>" }, { "WWW-Authenticate": 'Bearer realm="a2a-relay"' });
-			return undefined;
-		}
+	/** Reads the body (within the limit); false when it answered the client already. */
+	private async body(req: http.IncomingMessage, res: http.ServerResponse, rest: boolean): Promise<{ text: string } | null> {
 		const read = await readBody(req);
-		if (!read.ok) {
-			if (read.status === 413) {
-				// The rest of an oversized body is never read: the connection goes once the answer is out.
-				res.on("finish", () => req.socket.destroy());
-				sendJson(res, 413, rpcError(null, INVALID_REQUEST, read.message), { Connection: "close" });
-			} else sendJson(res, 200, rpcError(null, PARSE_ERROR, read.message));
-			return undefined;
-		}
+		if (read.ok) return { text: read.text };
+		if (read.status === 413) {
+			// The rest of an oversized body is never read: the connection goes once the answer is out.
+			res.on("finish", () => req.socket.destroy());
+			sendJson(res, 413, rest ? toRestErrorBody(new RequestMalformedError(read.message), 413) : rpcError(null, INVALID_REQUEST, read.message), { Connection: "close" });
+		} else if (rest) sendJson(res, 400, toRestErrorBody(new RequestMalformedError(read.message), 400));
+		else sendJson(res, 200, rpcError(null, PARSE_ERROR, read.message));
+		return null;
+	}
+
+	private async rpcCall(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse): Promise<string | undefined> {
+		const read = await this.body(req, res, false);
+		if (!read) return undefined;
 		let body: unknown;
 		try {
 			body = JSON.parse(read.text);
@@ -163,60 +228,70 @@ export class A2aHttpServer {
 			sendJson(res, 200, rpcError(null, PARSE_ERROR, `the body is not JSON: ${(error as Error).message}`));
 			return undefined;
 		}
-		const id = rpcId(body);
 		const invalid = invalidRequest(body);
 		if (invalid) {
-			sendJson(res, 200, rpcError(id, INVALID_REQUEST, invalid));
+			sendJson(res, 200, rpcError(rpcId(body), INVALID_REQUEST, invalid));
 			return undefined;
 		}
-		const method = (body as { method: string }).method;
-		const versionHeader = req.headers[A2A_VERSION_HEADER.toLowerCase()];
-		const context = new ServerCallContext({
-			requestedVersion: typeof versionHeader === "string" && versionHeader !== "" ? versionHeader : undefined,
-			requestedExtensions: Extensions.parseServiceParameter(req.headers[HTTP_EXTENSION_HEADER.toLowerCase()] as string | undefined),
-		});
-		try {
-			validateVersion(context.requestedVersion, this.card(agent.entry, this.base), "JSONRPC");
-		} catch (error) {
-			sendJson(res, 200, { jsonrpc: "2.0", id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
-			return method;
+		const { method, params } = body as { method: string; params?: unknown };
+		// Be liberal in what is accepted: a v1.0 method needs no header to be served as v1.0.
+		if (!hasVersionHeader(req) && isV1JsonRpcMethod(method)) req.headers[A2A_VERSION_HEADER.toLowerCase()] = "1.0";
+		if (rpcWaits(method, params) && !this.admitWaiting(res, () => sendJson(res, 503, rpcError(rpcId(body), A2A_ERROR_CODE.INTERNAL_ERROR, this.busyText()), this.busyHeaders()))) return method;
+		this.dispatch(agent.apps.rpc, req, res, body);
+		return method;
+	}
+
+	private async restCall(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<string> {
+		let body: unknown = undefined;
+		if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE") {
+			const read = await this.body(req, res, true);
+			if (!read) return path;
+			if (read.text.trim() !== "") {
+				try {
+					body = JSON.parse(read.text);
+				} catch (error) {
+					sendJson(res, 400, toRestErrorBody(new RequestMalformedError(`the body is not JSON: ${(error as Error).message}`), 400));
+					return path;
+				}
+			}
 		}
+		const version = req.headers[A2A_VERSION_HEADER.toLowerCase()];
+		const legacy = version === undefined || version === "" || version === "0.3";
+		if (restWaits(req.method ?? "", path, body, legacy) && !this.admitWaiting(res, () => sendJson(res, 503, toRestErrorBody(new Error(this.busyText()), 503), this.busyHeaders()))) return path;
+		this.dispatch(agent.apps.rest, req, res, body);
+		return `${req.method ?? "?"} ${path}`;
+	}
+
+	private busyText(): string {
+		return this.waiting.busyText();
+	}
+
+	private busyHeaders(): Record<string, string> {
+		return { "Retry-After": String(RETRY_AFTER_SECONDS) };
+	}
+
+	/** Counts a call that waits, until its response closes; false (after `refuse`) past the bound. */
+	private admitWaiting(res: http.ServerResponse, refuse: () => void): boolean {
+		const release = this.waiting.enter();
+		if (release === null) {
+			refuse();
+			return false;
+		}
+		res.once("close", release);
+		return true;
+	}
+
+	/** Hands a checked call to the SDK's handlers, with the signal that its client went away. */
+	private dispatch(app: (req: http.IncomingMessage, res: http.ServerResponse) => void, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
 		const abort = new AbortController();
 		this.inFlight.add(abort);
 		res.on("close", () => {
 			abort.abort();
 			this.inFlight.delete(abort);
 		});
-		context.state.set(REQUEST_SIGNAL, abort.signal);
-		const result = await agent.transport.handle(body as Record<string, unknown>, context);
-		const extensions: Record<string, string> = {};
-		if (context.activatedExtensions?.length) extensions[HTTP_EXTENSION_HEADER] = Extensions.toServiceParameter(context.activatedExtensions);
-		if (Symbol.asyncIterator in result) await this.stream(result, id, res, extensions);
-		else sendJson(res, 200, result, extensions);
-		return method;
-	}
-
-	/** SSE: the first event is pulled before the headers, so an early error is a plain JSON-RPC error. */
-	private async stream(events: AsyncGenerator<unknown, void, undefined>, id: unknown, res: http.ServerResponse, headers: Record<string, string>): Promise<void> {
-		let first: IteratorResult<unknown, void>;
-		try {
-			first = await events.next();
-		} catch (error) {
-			sendJson(res, 200, { jsonrpc: "2.0", id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) }, headers);
-			return;
-		}
-		res.writeHead(200, { ...SSE_HEADERS, ...headers });
-		try {
-			for (let next = first; !next.done; next = await events.next()) {
-				if (res.destroyed) break;
-				res.write(formatSSEEvent(next.value));
-			}
-		} catch (error) {
-			res.write(formatSSEErrorEvent({ jsonrpc: "2.0", id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) }));
-		} finally {
-			await events.return(undefined);
-			res.end();
-		}
+		callSignals.set(req.headers, abort.signal);
+		(req as http.IncomingMessage & { body?: unknown }).body = body;
+		app(req, res);
 	}
 
 	/** Stops: ends every stream and wait, drops the connections, closes the listener. */
@@ -225,11 +300,4 @@ export class A2aHttpServer {
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
-}
-
-/** True when a Host header names this machine: a loopback name or address, or the address the server is bound to. */
-function isLocalHost(header: string | undefined, bound: string): boolean {
-	if (header === undefined) return true;
-	const name = header.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
-	return name === "localhost" || name === "127.0.0.1" || name === "::1" || name === bound.toLowerCase() || /^127(\.\d{1,3}){3}$/.test(name);
 }

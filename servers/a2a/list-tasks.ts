@@ -44,7 +44,8 @@ export async function listGroupTasks(tasks: VaultTasks, group: string, params: L
 		if (traces && !traces.has(entry.traceId ?? "")) continue;
 		const status = taskStatusOf({ request: entry, response: tasks.response(entry) });
 		if (wanted !== TaskState.TASK_STATE_UNSPECIFIED && status.state !== wanted) continue;
-		if (after !== undefined && !(parseTime(status.timestamp) > after)) continue;
+		// statusTimestampAfter includes a task whose status time equals it (the specification: greater than or equal).
+		if (after !== undefined && !(parseTime(status.timestamp) >= after)) continue;
 		rows.push({ entry, state: status.state, timestamp: status.timestamp });
 	}
 	const full = new Map<string, Task>();

@@ -1,5 +1,6 @@
-import { TaskState } from "@a2a-js/sdk";
-import type { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task } from "@a2a-js/sdk";
+import { withCallerTrace } from "./caller-trace";
+import { Role, TaskState } from "@a2a-js/sdk";
+import type { AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task } from "@a2a-js/sdk";
 import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { RequestMalformedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
@@ -46,6 +47,10 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 	private async admit(params: SendMessageRequest, context: ServerCallContext): Promise<SendMessageRequest> {
 		const message: Message | undefined = params.message;
 		if (!message?.messageId) throw new RequestMalformedError("message.messageId is required.");
+		// role is REQUIRED; a message sent to an agent is the user's (the note records it as the gateway's request).
+		if (message.role === Role.ROLE_AGENT) throw new RequestMalformedError("message.role is ROLE_AGENT: a message sent to an agent is the user's (ROLE_USER); an agent's messages are its answers");
+		if (message.role !== Role.ROLE_USER) throw new RequestMalformedError("message.role is required: ROLE_USER for a message sent to an agent");
+		checkHistoryLength(params.configuration?.historyLength);
 		if (message.taskId && message.taskId !== message.messageId) {
 			const task = await this.store.load(message.taskId);
 			if (!task) throw new TaskNotFoundError(`Task not found: ${message.taskId}`);
@@ -53,15 +58,34 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 			throw new UnsupportedOperationError(`Task ${message.taskId} is a request note already on its way; a follow-up message to it is not supported: send a new message (with its own messageId)`);
 		}
 		if (message.metadata && ROUTING_EXTENSION in message.metadata && context.requestedExtensions?.includes(ROUTING_EXTENSION)) context.addActivatedExtension(ROUTING_EXTENSION);
-		await this.gateway.writer.submit(message, this.group);
+		await this.gateway.writer.submit(withCallerTrace(message, context), this.group);
 		// The task id is the messageId: a message naming its own task is the same message sent again,
 		// not a turn of a task. Reference tasks are not read (a request note has no place for them).
 		return { ...params, message: { ...message, taskId: "", referenceTaskIds: [] } };
 	}
 
-	// Checks and writes first (admit), then the SDK runs the executor.
+	// Checks and writes first (admit), then the SDK runs the executor. The task returned is the task
+	// as GetTask reads it: the SDK's result keeps, in its history, each status message it saw pass,
+	// which the note (the truth, read after a restart too) does not say.
 	async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-		return super.sendMessage(await this.admit(params, context), context);
+		const result = await super.sendMessage(await this.admit(params, context), context);
+		if (!("status" in result)) return result;
+		const stored = await this.store.load(result.id);
+		if (!stored) return result;
+		const keep = params.configuration?.historyLength;
+		if (keep !== undefined) stored.history = keep === 0 ? [] : stored.history.slice(-keep);
+		return stored;
+	}
+
+	// historyLength is a count: a negative one is the client's error (-32602), not "everything".
+	async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+		checkHistoryLength(params.historyLength);
+		return super.getTask(params, context);
+	}
+
+	async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+		checkHistoryLength(params.historyLength);
+		return super.listTasks(params, context);
 	}
 
 	// Checks and writes first (admit), then the SDK streams the executor's events.
@@ -95,4 +119,8 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 		if (!task) throw new TaskNotFoundError(`Task not found: ${id}`);
 		return task;
 	}
+}
+
+function checkHistoryLength(value: number | undefined): void {
+	if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new RequestMalformedError(`historyLength must be a whole number >= 0, got ${value}`);
 }

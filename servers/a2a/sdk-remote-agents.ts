@@ -5,6 +5,7 @@ import { ListTasksResponse, Message, SendMessageRequest, Task, TaskState } from 
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
 import { TaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
+import { readRoutingMetadata } from "../../src/core/a2a-routing";
 import { taskWithMessage } from "../../src/core/a2a-wire";
 import type { WireMessage, WireSendParams, WireSendResult, WireTask } from "../../src/core/a2a-wire";
 import type { GroupEntry } from "../../src/core/registry";
@@ -86,6 +87,13 @@ function classify(error: unknown): RemoteCall {
 	return { ok: false, kind: "transport", reason: `${reason}${cause}` };
 }
 
+/** The W3C trace context headers of a forwarded request: its span's, as its routing metadata carries it. */
+function traceHeaders(params: WireSendParams): Record<string, string> {
+	const routing = readRoutingMetadata(params.message.metadata);
+	if (!routing.ok || routing.value.traceparent === undefined) return {};
+	return { traceparent: routing.value.traceparent, ...(routing.value.tracestate !== undefined ? { tracestate: routing.value.tracestate } : {}) };
+}
+
 export class SdkRemoteAgents implements RemoteAgents {
 	private readonly clients = new Map<string, Promise<Client>>();
 
@@ -160,7 +168,7 @@ export class SdkRemoteAgents implements RemoteAgents {
 	send(group: GroupEntry, params: WireSendParams, signal: AbortSignal): Promise<RemoteCall> {
 		return this.attempt(group, async (client) => {
 			const request = SendMessageRequest.fromJSON({ tenant: "", ...params } as never);
-			const result = await client.sendMessage(request, { signal });
+			const result = await client.sendMessage(request, { signal, serviceParameters: traceHeaders(params) });
 			return "messageId" in result ? { message: Message.toJSON(result) as WireMessage } : { task: Task.toJSON(result) as WireTask };
 		});
 	}

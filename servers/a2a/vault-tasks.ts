@@ -141,7 +141,9 @@ export class VaultTasks {
 		await this.refresh([request.path]);
 		const { layout, port, indexSync } = this.router;
 		const target = request.targetGroup ?? "";
-		const folders = [layout.box(target, "inbox"), layout.box(target, "archive"), layout.deadLetterFolder].filter((f): f is string => f !== null);
+		// The archive's month folder of now, and the flat archive of a router that predates month folders.
+		const archived = [layout.archiveFolder(target, new Date(this.router.now())), layout.box(target, "archive")];
+		const folders = [layout.box(target, "inbox"), ...archived, layout.deadLetterFolder].filter((f): f is string => f !== null);
 		const names = firstCandidateNames(basename(request.path), id, 3);
 		for (const folder of folders) {
 			for (const name of names) {

@@ -23,7 +23,10 @@ export class IndexWatch {
 
 	private folders(): string[] {
 		const layout = this.router.layout;
-		return [layout.root, ...layout.messageFolders()];
+		// The router archives into the month folder of now (archive/YYYY-MM/); older months only change on a full refresh.
+		const month = new Date(this.router.now());
+		const months = layout.groupIds().map((g) => layout.archiveFolder(g, month)).filter((f): f is string => f !== null);
+		return [layout.root, ...layout.messageFolders(), ...months];
 	}
 
 	/** Watches the folders not watched yet; returns those it started to watch. */

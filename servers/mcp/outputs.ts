@@ -93,6 +93,17 @@ export const relayStatusResult = z.object({
 			stale: z.boolean(),
 		}),
 	),
-	groups: z.array(z.object({ type: z.literal("group"), group: z.string(), inbox: z.number(), outbox: z.number(), archive: z.number(), in_flight: z.number(), overdue: z.number() })),
+	groups: z.array(z.object({
+				type: z.literal("group"),
+				group: z.string(),
+				inbox: z.number(),
+				outbox: z.number(),
+				archive: z.number(),
+				in_flight: z.number(),
+				overdue: z.number(),
+				gateway: z.boolean().optional(),
+				url: z.string().optional(),
+				forwarded: z.number().optional(),
+			})),
 	summary: z.object({ type: z.literal("summary"), agents: z.number(), groups: z.number(), dead_letters: z.number(), registry_errors: z.number() }),
 });

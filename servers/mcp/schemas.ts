@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ANSWER_STATUSES } from "../../src/core/content-reasons";
 import { AGENT_STATUSES } from "../../src/core/lifecycle";
+import { progressReason, statusReason } from "../../src/core/agent-notes";
 import { AGENT_RESULTS, PRIORITIES, REQUEST_TYPES } from "../../src/core/protocol";
 
 // The arguments of the MCP tools (protocol section 7), with descriptions an LLM can follow. What a
@@ -70,8 +71,12 @@ const flatValue = z.union([z.string().max(2000, { error: "a field value has at m
 
 export const agentStatusArgs = z
 	.object({
-		status: z.enum(AGENT_STATUSES).optional().describe("Your lifecycle state: spawned -> active -> running -> completed | failed."),
-		progress_percent: z.number().min(0).max(100).optional().describe("How far along you are, 0 to 100."),
+		status: z.enum(AGENT_STATUSES, { error: (issue) => statusReason(issue.input) }).optional().describe("Your lifecycle state: spawned -> active -> running -> completed | failed."),
+		progress_percent: z
+			.number({ error: (issue) => progressReason(issue.input) })
+			.min(0, { error: (issue) => progressReason(issue.input) })
+			.max(100, { error: (issue) => progressReason(issue.input) })
+			.optional().describe("How far along you are, 0 to 100."),
 		last_action: z.string().max(500).optional().describe("What you did last, in a few words."),
 		result: z.enum(AGENT_RESULTS).optional().describe("Your verdict when you are done."),
 		error: z.string().max(2000).optional().describe("What went wrong, when you failed."),

@@ -1,4 +1,4 @@
-import { applyAgentUpdate, newAgentNote } from "../core/agent-notes";
+import { agentValueProblem, applyAgentUpdate, newAgentNote } from "../core/agent-notes";
 import { appendFinding } from "../core/findings";
 import type { Finding } from "../core/findings";
 import { readFrontmatter, updateFrontmatterText } from "../core/frontmatter";
@@ -66,6 +66,10 @@ export interface AgentUpdate {
 }
 
 export async function updateAgent(port: AgentPort, target: AgentTarget, updates: [string, unknown][], now: number): Promise<AgentUpdate> {
+	for (const [key, value] of updates) {
+		const problem = agentValueProblem(key, value);
+		if (problem !== null) throw new Refused(problem);
+	}
 	const { path, created } = await agentNote(port, target, now);
 	let warnings: string[] = [];
 	const written = await editNote(port, path, (text) => updateFrontmatterText(text, (fm) => (warnings = applyAgentUpdate(fm, updates, now))));

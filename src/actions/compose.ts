@@ -1,6 +1,7 @@
 import { buildRequest, messageFileName } from "../core/compose";
-import { emptyRequestReason } from "../core/content-reasons";
-import { asSentence, selfRequestReason } from "../core/group-reasons";
+import { mainTextField, requestContentProblem } from "../core/content-reasons";
+import { asSentence, gatewayTargetReason, selfRequestReason } from "../core/group-reasons";
+import { gatewayGroup } from "../core/registry";
 import { serialiseMessage } from "../core/message-serialise";
 import { joinPath } from "../core/paths";
 import { PRIORITIES } from "../core/protocol";
@@ -41,7 +42,7 @@ const FIELD_OF: Record<string, string> = {
 
 /** The payload key the main text goes to for a request type. */
 export function mainTextKey(type: string): "question" | "task" {
-	return type === "query" ? "question" : "task";
+	return mainTextField(type);
 }
 
 export function planRequest(ctx: RoutingContext, values: ComposeValues): PlannedNote {
@@ -54,14 +55,14 @@ export function planRequest(ctx: RoutingContext, values: ComposeValues): Planned
 	const toProblem = groupProblem(layout, to, "target group");
 	if (toProblem) errors.to = toProblem;
 	else if (to === from) errors.to = asSentence(selfRequestReason(from));
+	else if (to === gatewayGroup(ctx.registry)) errors.to = asSentence(gatewayTargetReason(to));
 	const timeout = values.timeout.trim() === "" ? 0 : parseInteger(values.timeout);
 	if (timeout === null || timeout < 0) errors.timeout = "Enter a whole number of seconds (0 uses the registry's timeout).";
 	const artifacts = values.artifacts.map((a) => a.trim()).filter((a) => a !== "");
-	if (values.text.trim() === "" && values.context.trim() === "" && artifacts.length === 0) {
-		errors.text = asSentence(emptyRequestReason(values.type));
-	}
 	const type = values.type as RequestType;
 	const key = mainTextKey(type);
+	const content = requestContentProblem(type, { [key]: values.text, context: values.context, artifacts });
+	if (content !== null) errors.text = asSentence(content.reason);
 	const message = buildRequest(
 		{
 			from,

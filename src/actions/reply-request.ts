@@ -87,7 +87,8 @@ export async function replyToRequest(router: Router, input: ReplyInput): Promise
 	const text = serialiseMessage(message);
 	// The requester's inbox and archive as they are now: an answer delivered a moment ago is seen by the router's check.
 	if (request.sourceGroup) {
-		await refreshFolders(router, [router.layout.box(request.sourceGroup, "inbox"), router.layout.box(request.sourceGroup, "archive")].filter((f): f is string => f !== null));
+		const inbox = router.layout.box(request.sourceGroup, "inbox");
+		await refreshFolders(router, [...(inbox === null ? [] : [inbox]), ...(await router.indexSync.archiveFolders(request.sourceGroup))]);
 	}
 	const refused = refusal(checkOutgoing(text, responder, router.context()));
 	if (refused !== null) throw new Refused(refused);

@@ -1,5 +1,5 @@
 import { buildRequest, messageFileName } from "../core/compose";
-import { emptyRequestReason } from "../core/content-reasons";
+import { requestContentProblem } from "../core/content-reasons";
 import { unknownGroupReason } from "../core/group-reasons";
 import { serialiseMessage } from "../core/message-serialise";
 import { checkOutgoing, refusal } from "../core/outgoing";
@@ -62,8 +62,8 @@ function checkInput(router: Router, input: SendInput): void {
 		if (problem !== null) throw new Refused(problem, field === "request_type" ? "type" : field);
 	}
 	if (input.hopCount !== undefined && input.traceId === undefined) throw new Refused("goes with trace_id (the conversation it continues)", "hop_count");
-	const said = [input.question, input.task, input.context].some((t) => t !== undefined && t.trim() !== "") || (input.artifacts ?? []).some((a) => a.trim() !== "");
-	if (!said) throw new Refused(emptyRequestReason(input.type), input.type === "query" ? "question" : "task");
+	const content = requestContentProblem(input.type, input);
+	if (content !== null) throw new Refused(content.reason, content.field);
 }
 
 export async function sendRequest(router: Router, input: SendInput): Promise<SentRequest> {

@@ -1,3 +1,4 @@
+import { cleanTracestate, parseTraceparent } from "./trace-context";
 import { isUuidShaped } from "./ids";
 import { isGroupId } from "./registry";
 import { PRIORITIES, REQUEST_TYPES } from "./protocol";
@@ -13,7 +14,7 @@ import { parseTime } from "./time";
 export const ROUTING_EXTENSION = "urn:a2a-relay:ext:routing:v1";
 
 export const ROUTING_EXTENSION_DESCRIPTION =
-	"A2A Relay routing state in the message metadata under this URI: trace_id, hop_count, route, priority, request_type, timeout_seconds, expires_at. Honoured when present: a chain that comes back is refused as a cycle.";
+	"A2A Relay routing state in the message metadata under this URI: trace_id, hop_count, route, priority, request_type, timeout_seconds, expires_at, and the W3C traceparent/tracestate of the message's span. Honoured when present: a chain that comes back is refused as a cycle.";
 
 export interface RoutingMetadata {
 	trace_id?: string;
@@ -23,6 +24,9 @@ export interface RoutingMetadata {
 	request_type?: RequestType;
 	timeout_seconds?: number;
 	expires_at?: string;
+	/** The W3C trace context of the message's span (protocol section 8); one that is not valid is ignored, never refused. */
+	traceparent?: string;
+	tracestate?: string;
 }
 
 export type RoutingMetadataRead = { ok: true; value: RoutingMetadata } | { ok: false; problem: string };
@@ -75,6 +79,12 @@ export function readRoutingMetadata(metadata: Record<string, unknown> | undefine
 		if (Number.isNaN(parseTime(fields.expires_at))) return bad("expires_at", "an ISO 8601 time");
 		value.expires_at = fields.expires_at as string;
 	}
+	// A trace context that is not one is ignored, as W3C trace context says of a malformed header.
+	if (parseTraceparent(fields.traceparent)) {
+		value.traceparent = (fields.traceparent as string).trim();
+		const state = cleanTracestate(fields.tracestate);
+		if (state !== null) value.tracestate = state;
+	}
 	return { ok: true, value };
 }
 
@@ -100,6 +110,8 @@ export function routingMetadataOf(fields: {
 	requestType?: string;
 	timeoutSeconds?: number;
 	expiresAt?: string;
+	traceparent?: string;
+	tracestate?: string;
 }): RoutingMetadata {
 	const meta: RoutingMetadata = {};
 	if (fields.traceId !== undefined) meta.trace_id = fields.traceId;
@@ -109,5 +121,7 @@ export function routingMetadataOf(fields: {
 	if ((REQUEST_TYPES as readonly unknown[]).includes(fields.requestType)) meta.request_type = fields.requestType as RequestType;
 	if (fields.timeoutSeconds !== undefined) meta.timeout_seconds = fields.timeoutSeconds;
 	if (fields.expiresAt !== undefined) meta.expires_at = fields.expiresAt;
+	if (fields.traceparent !== undefined) meta.traceparent = fields.traceparent;
+	if (fields.tracestate !== undefined) meta.tracestate = fields.tracestate;
 	return meta;
 }

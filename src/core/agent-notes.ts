@@ -1,10 +1,9 @@
-import { parseYamlSafe } from "./frontmatter";
 import { buildNote } from "./frontmatter";
-import { transitionWarning } from "./lifecycle";
+import { AGENT_STATUSES, transitionWarning } from "./lifecycle";
 import { iso } from "./stamps";
 
 // Writing agent status notes: a new note for a spawned agent, and the seed's update_frontmatter
-// (several fields in one atomic write, YAML types kept).
+// (several fields in one atomic write; values as written, the typed fields checked).
 
 export interface NewAgent {
 	name: string;
@@ -31,19 +30,47 @@ export function isFieldName(key: string): boolean {
 	return KEY.test(key);
 }
 
-/** `progress_percent=50` → ["progress_percent", 50]; values are read as YAML scalars, so numbers stay numbers. */
+/** The fields whose type the protocol fixes (section 5): every other field takes any flat value. */
+export const TYPED_AGENT_FIELDS = ["progress_percent", "status"] as const;
+
+/** The words for a progress that is not a number from 0 to 100 (CLI, MCP, palette). */
+export function progressReason(value: unknown): string {
+	return `progress_percent must be a number from 0 to 100, got ${JSON.stringify(value)?.slice(0, 60) ?? String(value)}`;
+}
+
+/** The words for a status that is not a lifecycle word (CLI, MCP). */
+export function statusReason(value: unknown): string {
+	return `status must be one of ${AGENT_STATUSES.join(", ")}, got ${JSON.stringify(value)?.slice(0, 60) ?? String(value)}`;
+}
+
+/** Why `value` cannot be written to the agent field `key`, or null: one rule for every writer. */
+export function agentValueProblem(key: string, value: unknown): string | null {
+	if (key === "progress_percent") return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? null : progressReason(value);
+	if (key === "status") return typeof value === "string" && (AGENT_STATUSES as readonly string[]).includes(value) ? null : statusReason(value);
+	return null;
+}
+
+/**
+ * `key=value` from the command line (`a2a agent set`): the value is the text as written, except
+ * `progress_percent` (a number 0..100) and `status` (a lifecycle word), which are checked. Throws
+ * with the reason when the text is not key=value or a typed value is wrong.
+ */
 export function parseAssignment(text: string): [string, unknown] {
 	const eq = text.indexOf("=");
 	if (eq <= 0) throw new Error(`"${text}" is not key=value`);
 	const key = text.slice(0, eq).trim();
 	if (!KEY.test(key)) throw new Error(`"${key}" is not a usable field name`);
 	const raw = text.slice(eq + 1);
-	if (raw.trim() === "") return [key, ""];
-	try {
-		const value = parseYamlSafe(raw);
-		if (value === null || ["string", "number", "boolean"].includes(typeof value)) return [key, value];
-	} catch {
-		// Not YAML on its own (e.g. "a: b"): keep the text as it was typed.
+	if (key === "progress_percent") {
+		const value = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;
+		const problem = agentValueProblem(key, value);
+		if (problem !== null) throw new Error(problem);
+		return [key, value];
+	}
+	if (key === "status") {
+		const problem = agentValueProblem(key, raw.trim());
+		if (problem !== null) throw new Error(problem);
+		return [key, raw.trim()];
 	}
 	return [key, raw];
 }
@@ -59,7 +86,7 @@ export function applyAgentUpdate(fm: Record<string, unknown>, updates: [string, 
 	}
 	const progress = fm.progress_percent;
 	if (progress !== undefined && (typeof progress !== "number" || progress < 0 || progress > 100)) {
-		warnings.push(`progress_percent should be a number from 0 to 100, got ${JSON.stringify(progress)}`);
+		warnings.push(progressReason(progress));
 	}
 	if (!updates.some(([key]) => key === "updated")) fm.updated = iso(now);
 	return warnings;

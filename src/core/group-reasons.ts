@@ -28,3 +28,8 @@ export function selfRequestReason(id: string): string {
 export function asSentence(reason: string): string {
 	return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
 }
+
+/** A request to the gateway group: it carries outside A2A clients' requests in (a2a serve) and answers none. */
+export function gatewayTargetReason(id: string): string {
+	return `${id} is the gateway group: it carries the requests of outside A2A clients (a2a serve) and answers none; send the request to the group that does the work`;
+}

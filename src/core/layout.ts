@@ -9,6 +9,14 @@ import type { Registry } from "./registry";
 export type Box = "inbox" | "outbox" | "archive";
 export const BOXES: readonly Box[] = ["inbox", "outbox", "archive"];
 
+/** A month folder's name below an archive: `YYYY-MM` (contract v3 section 1). */
+export const ARCHIVE_MONTH = /^\d{4}-(?:0[1-9]|1[0-2])$/;
+
+/** `YYYY-MM` of the (UTC) month of `time`: the archive folder a note archived then goes to. */
+export function archiveMonth(time: Date): string {
+	return time.toISOString().slice(0, 7);
+}
+
 export type Location =
 	| { area: "box"; box: Box; group: string }
 	| { area: "dead-letter" }
@@ -72,6 +80,15 @@ export class VaultLayout {
 		return this.boxPaths.get(group)?.[box] ?? null;
 	}
 
+	/**
+	 * The folder a note archived at `time` goes to: `archive/YYYY-MM/` for the UTC month (contract
+	 * v3 section 1), made on demand by the move that puts the note there.
+	 */
+	archiveFolder(group: string, time: Date): string | null {
+		const archive = this.box(group, "archive");
+		return archive === null ? null : joinPath(archive, archiveMonth(time));
+	}
+
 	/** A group's inbox, outbox and archive folders, in that order (none for a group the layout lacks). */
 	boxesOf(group: string): string[] {
 		const paths = this.boxPaths.get(group);
@@ -89,13 +106,14 @@ export class VaultLayout {
 	}
 
 	/**
-	 * Which folder of the layout a path is in (direct children of a box only; agents at any depth).
+	 * Which folder of the layout a path is in (direct children of a box, and of an archive's month
+	 * folders `archive/YYYY-MM/`, which count as the archive; agents at any depth).
 	 * Only `/` separates: a path listed from a disk is taken as it is, whatever its name holds.
 	 */
 	locate(path: string): Location {
 		if (path === this.registryPath || path === this.registryNotePath) return { area: "registry" };
 		const slash = path.lastIndexOf("/");
-		const box = slash > 0 ? this.boxFolders().get(path.slice(0, slash)) : undefined;
+		const box = slash > 0 ? (this.boxFolders().get(path.slice(0, slash)) ?? this.monthFolder(path.slice(0, slash))) : undefined;
 		if (box) return { area: "box", box: box.box, group: box.group };
 		if (isInside(path, this.deadLetterFolder) && path !== this.deadLetterFolder) return { area: "dead-letter" };
 		if (isInside(path, this.logFolder) && path !== this.logFolder) return { area: "log" };
@@ -104,6 +122,19 @@ export class VaultLayout {
 	}
 
 	private boxes: Map<string, { group: string; box: Box }> | null = null;
+
+	/** The archive a month folder (`archive/YYYY-MM`) is in, as a box; undefined for any other folder. */
+	private monthFolder(folder: string): { group: string; box: Box } | undefined {
+		const slash = folder.lastIndexOf("/");
+		if (slash <= 0 || !ARCHIVE_MONTH.test(folder.slice(slash + 1))) return undefined;
+		const box = this.boxFolders().get(folder.slice(0, slash));
+		return box?.box === "archive" ? box : undefined;
+	}
+
+	/** True for a month folder below a group's archive. */
+	isArchiveMonth(folder: string): boolean {
+		return this.monthFolder(folder) !== undefined;
+	}
 
 	/** Every box folder of every group, by path. */
 	private boxFolders(): Map<string, { group: string; box: Box }> {

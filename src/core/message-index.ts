@@ -39,6 +39,8 @@ export interface IndexEntry {
 	late?: boolean;
 	/** Written by the router (an error or timeout response), not by a group. */
 	routerWritten?: boolean;
+	/** The W3C trace context of the caller that made the message (an A2A call's `traceparent`). */
+	traceparent?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -74,6 +76,7 @@ export function entryFromRaw(path: string, location: Location, raw: RawMessage):
 		processingTimeMs: num(f.processing_time_ms),
 		late: f.late === true ? true : undefined,
 		routerWritten: f.generated_by === ROUTER_SENDER ? true : undefined,
+		traceparent: str(f.traceparent),
 	};
 }
 
@@ -158,6 +161,8 @@ export class MessageIndex {
 	private readonly inDeadLetter = new Map<string, IndexEntry>();
 	/** How many entries each folder holds ("<group>/<box>", or "dead-letter"), kept as entries come and go. */
 	private readonly counts = new Map<string, number>();
+	/** How many entries each folder holds directly, by the folder's path (an archive and each of its month folders apart). */
+	private readonly folderCounts = new Map<string, number>();
 
 	get size(): number {
 		return this.byPath.size;
@@ -177,6 +182,15 @@ export class MessageIndex {
 	private count(entry: IndexEntry, delta: number): void {
 		const key = countKey(entry.location);
 		if (key !== null) this.counts.set(key, (this.counts.get(key) ?? 0) + delta);
+		const folder = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf("/")));
+		const left = (this.folderCounts.get(folder) ?? 0) + delta;
+		if (left === 0) this.folderCounts.delete(folder);
+		else this.folderCounts.set(folder, left);
+	}
+
+	/** How many entries are directly in `folder` (not below it). */
+	countInFolder(folder: string): number {
+		return this.folderCounts.get(folder) ?? 0;
 	}
 
 	/** How many entries a group's box holds (or, without arguments, the dead-letter folder). */
@@ -209,6 +223,7 @@ export class MessageIndex {
 		this.inInbox.clear();
 		this.inDeadLetter.clear();
 		this.counts.clear();
+		this.folderCounts.clear();
 	}
 
 	get(path: string): IndexEntry | undefined {

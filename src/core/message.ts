@@ -87,6 +87,8 @@ export const ENVELOPE_FIELD_ORDER = [
 	"dead_at",
 	"late",
 	"forwarded_at",
+	"traceparent",
+	"tracestate",
 ] as const;
 
 export type EnvelopeField = (typeof ENVELOPE_FIELD_ORDER)[number];

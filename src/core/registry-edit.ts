@@ -13,7 +13,7 @@ export type CommunicationKey = "max_hops" | "timeout_seconds" | "retry_attempts"
 
 export type RegistryEdit =
 	| { op: "set-communication"; key: CommunicationKey; value: number }
-	| { op: "add-group"; id: string; description?: string }
+	| { op: "add-group"; id: string; description?: string; gateway?: true }
 	| { op: "set-group"; id: string; field: "description" | "url"; value: string }
 	| { op: "rename-group"; id: string; to: string }
 	| { op: "remove-group"; id: string };
@@ -52,7 +52,7 @@ function apply(doc: Document, edit: RegistryEdit, known: string[]): string | nul
 	}
 	if (edit.op === "add-group") {
 		const groups = doc.get("groups");
-		const entry = edit.description ? { description: edit.description } : {};
+		const entry = { ...(edit.description ? { description: edit.description } : {}), ...(edit.gateway ? { gateway: true } : {}) };
 		if (isSeq(groups)) groups.add(doc.createNode({ id: edit.id.trim(), ...entry }));
 		else doc.setIn(["groups", edit.id.trim()], doc.createNode(entry));
 		return null;

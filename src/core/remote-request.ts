@@ -1,3 +1,4 @@
+import { cleanTracestate, formatTraceparent, messageSpanContext } from "./trace-context";
 import { ROUTING_EXTENSION, routingMetadataOf } from "./a2a-routing";
 import type { WirePart, WireSendParams } from "./a2a-wire";
 import { keyToHeading } from "./body";
@@ -91,6 +92,9 @@ export function forwardParams(input: ForwardInput): WireSendParams {
 		requestType: str(fields.request_type),
 		timeoutSeconds: input.timeoutSeconds,
 		expiresAt: str(fields.expires_at),
+		// The remote agent continues the trace as a child of this request's span.
+		traceparent: traceId !== "" && messageId !== "" ? formatTraceparent(messageSpanContext(traceId, messageId)) : undefined,
+		tracestate: cleanTracestate(fields.tracestate) ?? undefined,
 	});
 	return {
 		message: { messageId, contextId: traceId, role: "ROLE_USER", parts, metadata: { [ROUTING_EXTENSION]: routing }, extensions: [ROUTING_EXTENSION] },

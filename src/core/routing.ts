@@ -12,7 +12,7 @@ import type { ErrorCode } from "./protocol";
 import { gatewayGroup } from "./registry";
 import type { Registry } from "./registry";
 import { formatProblems, validateNote } from "./validate";
-import { selfRequestReason, unknownGroupReason } from "./group-reasons";
+import { gatewayTargetReason, selfRequestReason, unknownGroupReason } from "./group-reasons";
 import { answerOf } from "./request-outcome";
 
 // The routing decisions of protocol section 4, rules 1 to 7: pure functions of a note, the
@@ -139,6 +139,7 @@ export function alreadyAnsweredReason(requestId: string): string {
 function decideRequest(message: RequestMessage, raw: RawMessage, note: OutboxNote, ctx: RoutingContext): Verdict {
 	const env = message.envelope;
 	if (!ctx.layout.hasGroup(env.target_group)) return reject("GROUP_NOT_FOUND", unknownGroup(env.target_group, ctx), raw);
+	if (env.target_group === gatewayGroup(ctx.registry)) return reject("INVALID_MESSAGE", gatewayTargetReason(env.target_group), raw);
 	const maxHops = ctx.registry.communication.max_hops;
 	if (env.hop_count >= maxHops) {
 		return reject("MAX_HOPS_EXCEEDED", `hop_count is ${env.hop_count}; this registry allows at most ${maxHops} hops (hop counts 0 to ${maxHops - 1})`, raw);

@@ -33,7 +33,8 @@ filters:
     - ${inFolder(root)}
     - file.hasProperty("trace_id")
 formulas:
-  box: file.folder.split("/").slice(-1)[0]
+  box: 'if(file.folder.split("/").slice(-2)[0] == "archive" && file.folder.split("/").slice(-1)[0].length == 7, "archive", file.folder.split("/").slice(-1)[0])'
+  month: 'if(file.folder.split("/").slice(-2)[0] == "archive" && file.folder.split("/").slice(-1)[0].length == 7, file.folder.split("/").slice(-1)[0], "")'
 properties:
   note.state:
     displayName: State
@@ -57,6 +58,8 @@ properties:
     displayName: Error
   formula.box:
     displayName: Box
+  formula.month:
+    displayName: Archived in
 views:
   - type: table
     name: In flight
@@ -110,6 +113,7 @@ views:
       - note.priority
       - note.created
       - formula.box
+      - formula.month
 `;
 	const agents = `# Every agent note of this vault (written by A2A Relay's init; edit it freely).
 filters:

@@ -20,7 +20,8 @@ export class ObsidianVault implements VaultPort {
 	constructor(private readonly app: App) {}
 
 	private file(path: string): TFile | null {
-		return this.app.vault.getFileByPath(normalizePath(path));
+		// A path the router listed is the vault's own (normalised) path: found without normalising it again.
+		return this.app.vault.getFileByPath(path) ?? this.app.vault.getFileByPath(normalizePath(path));
 	}
 
 	private info(file: TFile): FileInfo {
@@ -31,6 +32,12 @@ export class ObsidianVault implements VaultPort {
 		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
 		const files = dir ? dir.children.filter((c): c is TFile => c instanceof TFile) : [];
 		return Promise.resolve(files.map((f) => f.path));
+	}
+
+	listFolders(folder: string): Promise<string[]> {
+		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
+		const folders = dir ? dir.children.filter((c): c is TFolder => c instanceof TFolder) : [];
+		return Promise.resolve(folders.map((f) => f.path));
 	}
 
 	listRecursive(folder: string): Promise<FileInfo[]> {

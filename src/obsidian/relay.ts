@@ -8,6 +8,7 @@ import { Router } from "../router/router";
 import type { PassReport } from "../router/router";
 import type { RelaySettings } from "../settings";
 import { deviceIdentity, localObservations } from "./device";
+import { HistoryIndexFile } from "./history-index-file";
 import { Notifier } from "./notifier";
 import { ObsidianVault } from "./obsidian-vault";
 import { RequestUrlRemoteAgents } from "./request-url-remote-agents";
@@ -50,6 +51,8 @@ export class Relay extends Component {
 		private readonly settings: () => RelaySettings,
 		/** The app's one vault port: the names a write reserves are seen by every other write of this app. */
 		port: ObsidianVault,
+		/** Where the plugin keeps its copy of the history index (in its own folder), or null for none. */
+		private readonly historyFile: string | null = null,
 	) {
 		super();
 		this.port = port;
@@ -59,6 +62,7 @@ export class Relay extends Component {
 
 	private makeRouter(): Router {
 		const s = this.settings();
+		const yieldNow = () => new Promise<void>((resolve) => window.setTimeout(resolve, 0));
 		return new Router(this.port, {
 			root: s.rootFolder,
 			graceMs: s.graceSeconds * 1000,
@@ -67,7 +71,8 @@ export class Relay extends Component {
 			marginMs: s.syncMarginSeconds * 1000,
 			observations: localObservations(this.app),
 			isEditing: (path) => this.isOpenInEditor(path),
-			yieldNow: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+			yieldNow,
+			historyCache: this.historyFile === null ? undefined : new HistoryIndexFile(this.app, this.historyFile, s.rootFolder, yieldNow),
 			remotes: { remotes: new RequestUrlRemoteAgents(this.app), timers: { set: (callback, ms) => window.setTimeout(callback, ms), clear: (handle) => window.clearTimeout(handle as number) } },
 		});
 	}

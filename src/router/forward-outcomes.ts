@@ -120,7 +120,7 @@ export class ForwardOutcomes {
 		const stamped = stampNoteText(read.text, path, "flat", (fm) => stampAnswered(fm, router.now()));
 		if ((await router.port.replace(path, stamped.text, read)) !== "done") return;
 		router.indexSync.indexFields(path, stamped.fields);
-		const folder = router.layout.box(entry.location.group, "archive");
+		const folder = router.layout.archiveFolder(entry.location.group, new Date(router.now()));
 		if (!folder) return;
 		const dest = await router.writerMove(path, folder, basename(path), entry.messageId ?? basename(path));
 		router.indexSync.remove(path);

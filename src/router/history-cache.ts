@@ -12,7 +12,7 @@ import type { FileInfo } from "./vault-port";
  * The format of a saved copy: a copy of another format is not used. It changes whenever what the
  * index reads from a note changes (the fields of IndexEntry, or how entryFromRaw reads them).
  */
-export const HISTORY_CACHE_FORMAT = 2;
+export const HISTORY_CACHE_FORMAT = 3;
 
 /** What the index holds of one note, with the file facts it was read from. */
 export interface CachedNote {

@@ -107,7 +107,7 @@ export class InboxUpkeep {
 		if (decision) report.decisions.push(decision);
 	}
 
-	/** Marks an answered request answered where it is, then moves it to its group's archive. */
+	/** Marks an answered request answered where it is, then moves it to its group's archive (the month folder). */
 	async archive(request: IndexEntry): Promise<void> {
 		const router = this.router;
 		const read = await router.port.read(request.path);
@@ -121,7 +121,7 @@ export class InboxUpkeep {
 	private async moveToArchive(request: IndexEntry): Promise<void> {
 		const router = this.router;
 		if (request.location.area !== "box") return;
-		const folder = router.layout.box(request.location.group, "archive");
+		const folder = router.layout.archiveFolder(request.location.group, new Date(router.now()));
 		if (!folder) return;
 		const dest = await router.writerMove(request.path, folder, basename(request.path), request.messageId ?? basename(request.path));
 		router.indexSync.remove(request.path);

@@ -56,9 +56,25 @@ export class IndexSync {
 		return layout.groupIds().flatMap((g) => [layout.box(g, "inbox") as string, layout.box(g, "outbox") as string]);
 	}
 
-	private historyFolders(): string[] {
+	/**
+	 * The history's folders, one by one: each group's archive and its month folders
+	 * (`archive/YYYY-MM/`, oldest first), then the dead-letter folder.
+	 */
+	private async historyFolders(): Promise<string[]> {
 		const layout = this.layout();
-		return [...layout.groupIds().map((g) => layout.box(g, "archive") as string), layout.deadLetterFolder];
+		const folders: string[] = [];
+		for (const group of layout.groupIds()) folders.push(...(await this.archiveFolders(group)));
+		folders.push(layout.deadLetterFolder);
+		return folders;
+	}
+
+	/** A group's archive and its month folders (oldest first): every folder its archived notes are in. */
+	async archiveFolders(group: string): Promise<string[]> {
+		const layout = this.layout();
+		const archive = layout.box(group, "archive");
+		if (archive === null) return [];
+		const months = (await this.port.listFolders(archive)).filter((f) => layout.isArchiveMonth(f)).sort();
+		return [archive, ...months];
 	}
 
 	/** Reads the live part of the index (once; later changes come through `refresh`). */
@@ -74,13 +90,13 @@ export class IndexSync {
 		this.historyLoaded = true;
 		const cache = this.options.historyCache;
 		if (!cache) {
-			for (const folder of this.historyFolders()) await this.indexFolder(folder);
+			for (const folder of await this.historyFolders()) await this.indexFolder(folder);
 			return;
 		}
 		const saved = await cache.load();
 		const kept = new Map<string, CachedNote>();
 		let reads = 0;
-		for (const folder of this.historyFolders()) reads += await this.indexHistoryFolder(folder, saved ?? new Map(), kept);
+		for (const folder of await this.historyFolders()) reads += await this.indexHistoryFolder(folder, saved ?? new Map(), kept);
 		if (reads > 0 || saved === null || saved.size !== kept.size) {
 			await cache.save(kept);
 		}
@@ -104,6 +120,7 @@ export class IndexSync {
 				cached.entry.location = layout.locate(path);
 				this.index.set(cached.entry);
 				kept.set(path, cached);
+				if (this.dueToYield()) await this.yieldNow();
 				continue;
 			}
 			reads++;
@@ -135,19 +152,23 @@ export class IndexSync {
 	private dropGone(folder: string, listed: ReadonlySet<string>): void {
 		let held = 0;
 		for (const path of listed) if (this.index.get(path)) held++;
-		const probe = this.layout().locate(`${folder}/-`);
-		const count = probe.area === "box" ? this.index.countIn(probe.group, probe.box) : probe.area === "dead-letter" ? this.index.countIn() : Infinity;
-		if (held === count) return;
+		if (held === this.index.countInFolder(folder)) return;
 		for (const entry of [...this.index.all()]) {
 			if (entry.path.startsWith(`${folder}/`) && !listed.has(entry.path) && !entry.path.slice(folder.length + 1).includes("/")) this.index.remove(entry.path);
 		}
 	}
 
 	private async maybeYield(): Promise<void> {
-		if (!this.options.yieldNow) return;
-		const now = (this.options.clock ?? Date.now)();
-		if (now - this.lastYield < YIELD_AFTER_MS) return;
-		await this.options.yieldNow();
+		if (this.dueToYield()) await this.yieldNow();
+	}
+
+	/** True when indexing has kept the host busy for YIELD_AFTER_MS (checked without a promise per note). */
+	private dueToYield(): boolean {
+		return this.options.yieldNow !== undefined && (this.options.clock ?? Date.now)() - this.lastYield >= YIELD_AFTER_MS;
+	}
+
+	private async yieldNow(): Promise<void> {
+		await this.options.yieldNow?.();
 		this.lastYield = (this.options.clock ?? Date.now)();
 	}
 
@@ -171,7 +192,7 @@ export class IndexSync {
 	 */
 	async rescan(newOnly = false, withHistory = true): Promise<void> {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder, newOnly);
-		if (this.historyLoaded && withHistory) for (const folder of this.historyFolders()) await this.indexFolder(folder, newOnly);
+		if (this.historyLoaded && withHistory) for (const folder of await this.historyFolders()) await this.indexFolder(folder, newOnly);
 	}
 
 	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */

@@ -4,6 +4,7 @@ import type { Payload } from "../core/message";
 import type { RawMessage } from "../core/message-parse";
 import { DEFAULT_PRIORITY } from "../core/protocol";
 import { oneLine, setOwn } from "../core/text";
+import { formatTraceparent, messageSpanContext } from "../core/trace-context";
 
 // What a reader is shown of a message: the one-line summary of an inbox listing, the whole message
 // (envelope and payload) of `read`, and where a note is now. The CLI's --json output and the MCP
@@ -89,12 +90,18 @@ export function summaryOf(entry: IndexEntry, payload: Payload): MessageSummary {
 	return out;
 }
 
-/** One message whole: its envelope fields as written, its payload by section, and where it is. */
-export type MessageDetail = Record<string, unknown> & Place & { payload: Payload };
+/**
+ * One message whole: its envelope fields as written, its payload by section, and where it is; and
+ * `relay_traceparent`, the W3C trace context of the relay's span of this message (protocol section
+ * 9), which an agent continues in its own instrumentation.
+ */
+export type MessageDetail = Record<string, unknown> & Place & { payload: Payload; relay_traceparent?: string };
 
 export function detailOf(path: string, location: Location, raw: RawMessage): MessageDetail {
 	const out: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(raw.fields)) setOwn(out, key, value);
+	const { trace_id: traceId, message_id: messageId } = raw.fields;
+	if (typeof traceId === "string" && traceId !== "" && typeof messageId === "string" && messageId !== "") out.relay_traceparent = formatTraceparent(messageSpanContext(traceId, messageId));
 	if (out.kind === undefined) out.kind = raw.wrapperKind ?? (raw.fields.request_type !== undefined ? "request" : raw.fields.status !== undefined ? "response" : undefined);
 	const place = placeOf(path, location);
 	const detail: MessageDetail = Object.assign<Record<string, unknown>, { payload: Payload }, Place>(out, { payload: raw.payload }, place);

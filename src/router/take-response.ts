@@ -52,7 +52,7 @@ function responsesNamed(router: Router, id: string, copies: IndexEntry[], group?
 }
 
 async function takeOne(router: Router, response: IndexEntry): Promise<TakenResponse> {
-	const archive = router.layout.box(holder(response, "inbox") ?? "", "archive");
+	const archive = router.layout.archiveFolder(holder(response, "inbox") ?? "", new Date(router.now()));
 	const read = await router.port.read(response.path);
 	if (!read || archive === null) throw new Refused(`the response at ${response.path} moved while it was being taken: look at the inbox again`, "message_id");
 	const stamped = stampNoteText(read.text, response.path, "flat", stampTaken);

@@ -64,6 +64,8 @@ export interface ReadOptions {
 export interface VaultPort {
 	/** Paths of the files directly in a folder (not below it), dot-files included; empty when the folder does not exist. */
 	list(folder: string): Promise<string[]>;
+	/** Paths of the folders directly in a folder (not below it); empty when the folder does not exist. */
+	listFolders(folder: string): Promise<string[]>;
 	/** Files anywhere below a folder. */
 	listRecursive(folder: string): Promise<FileInfo[]>;
 	stat(path: string): Promise<FileInfo | null>;

@@ -9,6 +9,7 @@ export function describeInit(result: InitResult): string {
 	const groups = result.layout.groupIds().length;
 	const made: string[] = [];
 	if (result.registryCreated) made.push(basename(result.registryPath));
+	for (const id of result.groupsAdded) made.push(INIT_TEXT.made.gateway(id));
 	if (result.folders.length > 0) made.push(INIT_TEXT.made.folders(result.folders.length));
 	if (result.bases.length > 0) made.push(INIT_TEXT.made.bases(result.bases.length));
 	if (result.propertyTypes.length > 0) made.push(INIT_TEXT.made.types(result.propertyTypes.length));

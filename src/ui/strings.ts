@@ -269,7 +269,7 @@ export const FORM_TEXT = {
 
 /** What Create registry and group folders made (its notice). */
 export const INIT_TEXT = {
-	made: { folders: (n: number) => `${n} ${n === 1 ? "folder" : "folders"}`, bases: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`, types: (n: number) => `${n} ${n === 1 ? "property type" : "property types"}` },
+	made: { gateway: (id: string) => `the gateway group ${id} in the registry`, folders: (n: number) => `${n} ${n === 1 ? "folder" : "folders"}`, bases: (n: number) => `${n} ${n === 1 ? "base" : "bases"}`, types: (n: number) => `${n} ${n === 1 ? "property type" : "property types"}` },
 	list: (items: readonly string[]) => (items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`),
 	created: (list: string, root: string, groups: number) => `Created ${list} in ${root} (${groups} groups).`,
 	complete: (root: string, groups: number) => `The A2A vault in ${root} is complete: nothing to create (${groups} groups).`,

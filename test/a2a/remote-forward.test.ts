@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
+import { spanIdOf } from "../../src/core/trace-context";
 import { FAILING_REASON, INPUT_QUESTION, SENT_FILE, SENT_PHOTO, startRemoteAgents } from "../../test-support/a2a-remote-agents";
 import type { AgentKind, RemoteAgentServer } from "../../test-support/a2a-remote-agents";
 import { a2a } from "../helpers/temp-vault";
@@ -67,6 +68,10 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(remote.executions).toHaveLength(1);
 		expect(remote.executions[0]).toMatchObject({ kind: "echo", messageId: id, contextId: request.fm.trace_id, text: "What fields are mandatory?" });
 		expect(remote.executions[0].metadata?.["urn:a2a-relay:ext:routing:v1"]).toMatchObject({ trace_id: request.fm.trace_id, hop_count: 0, route: [REQUESTER], request_type: "query" });
+		// It continues the relay's trace: the request's span (trace id = trace_id, span id from message_id) is its parent.
+		const traceparent = `00-${String(request.fm.trace_id).replace(/-/g, "")}-${spanIdOf(id)}-01`;
+		expect(remote.calls.find((c) => c.method === "SendMessage")?.traceparent).toBe(traceparent);
+		expect(remote.executions[0].metadata?.["urn:a2a-relay:ext:routing:v1"]).toMatchObject({ traceparent });
 
 		// `a2a wait` sees it answered, like a local answer.
 		const waited = await a2a(v.dir, "wait", "--message", id, "--json", "--timeout", "1");

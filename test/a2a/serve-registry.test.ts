@@ -23,8 +23,14 @@ describe("a2a serve and the registry", () => {
 		expect(first.gateway_group).toBe(GATEWAY);
 		expect(first.groups.map((g) => g.id)).toEqual([A_GROUP, "20-frontend-group", "40-security-group"]);
 		expect(first.groups[0]).toEqual({ id: A_GROUP, description: "Designs the database and the API", url: served.groupUrl(A_GROUP), card: `${served.groupUrl(A_GROUP)}.well-known/agent-card.json` });
-		const card = (await (await fetch(first.groups[0].card)).json()) as Record<string, unknown>;
-		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
+		const card = (await (await fetch(first.groups[0].card, { headers: { "A2A-Version": "1.0" } })).json()) as Record<string, unknown>;
+		expect(card).toMatchObject({ name: A_GROUP, description: "Designs the database and the API", version: manifest.version, supportedInterfaces: [
+				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+				{ url: served.groupUrl(A_GROUP).replace(/\/$/, ""), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+				{ url: served.groupUrl(A_GROUP), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+				{ url: served.groupUrl(A_GROUP).replace(/\/$/, ""), protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+			],
+		});
 		expect(card.capabilities).toMatchObject({ streaming: true, extensions: [{ uri: "urn:a2a-relay:ext:routing:v1" }] });
 		expect((card.skills as { id: string }[]).map((s) => s.id)).toEqual(["query", "task", "artifact"]);
 		expect(JSON.stringify(card)).not.toContain("$case");
@@ -44,5 +50,21 @@ describe("a2a serve and the registry", () => {
 		const result = await h.run(["serve", "--vault", v.dir, "--port", "0"]);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain('the registry has no gateway group "a2a-gateway"');
+	});
+
+	it("--group names a group it can serve, or it does not start and says why; --grpc-port needs --group", async () => {
+		const v = await h.vault((r) => r.replace("  30-devops-group:\n", "  30-devops-group:\n    serve: false\n"));
+		const refusals = [];
+		for (const [group, why] of [["nobody", "the registry has no such group"], [GATEWAY, "it is the gateway group"], ["30-devops-group", "serve: false"]]) {
+			const result = await h.run(["serve", "--vault", v.dir, "--port", "0", "--group", group]);
+			refusals.push([result.code, result.stderr.includes(`--group ${group} cannot be served: `) && result.stderr.includes(why)]);
+		}
+		const grpcAlone = await h.run(["serve", "--vault", v.dir, "--port", "0", "--grpc-port", "0"]);
+		expect([...refusals, [grpcAlone.code, grpcAlone.stderr.includes("--grpc-port serves one group")]]).toEqual([
+			[1, true],
+			[1, true],
+			[1, true],
+			[1, true],
+		]);
 	});
 });

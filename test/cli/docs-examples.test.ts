@@ -54,7 +54,7 @@ const CLAIMS: Claim[] = [
 	{
 		claim: "the command line on one machine: init, send, route, inbox, reply, route, wait, take, agent set, status",
 		file: "README.md",
-		block: /^a2a init --vault ~\/vault$/m,
+		block: /^export A2A_VAULT=~\/vault\s+#/m,
 		vault: "none",
 		async check(h, [run]) {
 			expect(run.stderr).not.toMatch(/warning|refused|error/i);
@@ -72,9 +72,9 @@ const CLAIMS: Claim[] = [
 		},
 	},
 	{
-		claim: "before you start: VAULT is ~/vault, and a2a init makes the registry and every group's folders there",
+		claim: "before you start: A2A_VAULT is ~/vault, and a2a init makes the registry and every group's folders there",
 		file: "docs/agents.md",
-		block: /^export VAULT=~\/vault$/m,
+		block: /^export A2A_VAULT=~\/vault$/m,
 		vault: "none",
 		async check(h) {
 			const registry = await fs.readFile(path.join(h.vault, "A2A", "registry.yaml"), "utf8");
@@ -229,6 +229,59 @@ describe("the shell and Python examples of README.md and docs/agents.md", () => 
 			await claim.check(h, results);
 		}, 90_000);
 	}
+});
+
+/** The `a2a ...` commands of each row of SKILL.md's command-line fallback table, by the row's first cell. */
+function skillFallback(): Map<string, string[]> {
+	const text = readFileSync(path.join(REPO, "skills", "a2a-communicator", "SKILL.md"), "utf8");
+	const section = text.slice(text.indexOf("## Command-line fallback"));
+	const rows = new Map<string, string[]>();
+	for (const [, step, cell] of section.matchAll(/^\| ([a-z ]+) \| (.+) \|$/gm)) {
+		const commands = [...cell.matchAll(/`(a2a [^`]+)`/g)].map((m) => m[1]);
+		if (commands.length > 0) rows.set(step, commands);
+	}
+	return rows;
+}
+
+describe("SKILL.md's command-line fallback", () => {
+	it("runs as written, from a folder outside the vault with only A2A_VAULT set: status, send, inbox, read, answer, wait, take, trace, agent note", async () => {
+		const rows = skillFallback();
+		expect([...rows.keys()]).toEqual(["groups and agents", "send", "wait", "read", "take", "what waits for you", "answer", "a conversation", "your agent note"]);
+		const h = await runner.home();
+		expect((await a2a(h.vault, "init")).code).toBe(0);
+		// The table's placeholders, as an agent of 10-backend-group fills them in; 20-frontend-group answers.
+		const fill = (command: string, me = "10-backend-group") =>
+			command.replaceAll("MYGROUP", me).replaceAll("TARGET", "20-frontend-group").replaceAll('"..."', '"#1 check links"').replaceAll("=...", "=#1 check links").replaceAll("TRACE_ID", '"$trace"').replaceAll(/\bID\b/g, '"$id"').replaceAll("NAME", "ui-explorer");
+		const row = (step: string) => rows.get(step) ?? [];
+		const script = [
+			"set -e",
+			fill(row("groups and agents")[0]),
+			`sent=$(${fill(row("send")[0])})`,
+			`id=$(echo "$sent" | sed -n 's/.*"message_id":"\\([^"]*\\)".*/\\1/p')`,
+			`trace=$(echo "$sent" | sed -n 's/.*"trace_id":"\\([^"]*\\)".*/\\1/p')`,
+			"a2a route --json >/dev/null # the router (the plugin, or a2a route --watch) delivers it",
+			fill(row("what waits for you")[0], "20-frontend-group"),
+			fill(row("read")[0]),
+			fill(row("answer")[0]),
+			"a2a route --json >/dev/null # and delivers the answer",
+			fill(row("wait")[0]),
+			fill(row("take")[0]),
+			fill(row("a conversation")[0]),
+			...row("your agent note").map((c) => fill(c)),
+		].join("\n");
+		const result = await runner.run({ file: "skills/a2a-communicator/SKILL.md", line: 0, lang: "sh", code: `${script}\n` }, h);
+		// A new agent note starts as spawned: the table's status=running is written, with the lifecycle's warning.
+		const stderr = result.stderr.split("\n").filter((l) => l !== "" && l !== "warning: moved from spawned to running, outside the lifecycle");
+		expect({ code: result.code, stderr }).toEqual({ code: 0, stderr: [] });
+		const [request] = await notesIn(h.vault, box("20-frontend-group", "archive"));
+		expect(request.fm).toMatchObject({ source_group: "10-backend-group", request_type: "query", state: "answered" });
+		expect(request.text).toContain("## Question\n\n#1 check links");
+		const [response] = await notesIn(h.vault, box("10-backend-group", "archive"));
+		expect(response.fm).toMatchObject({ in_reply_to: request.fm.message_id, state: "taken" });
+		const agent = await fs.readFile(path.join(h.vault, "A2A", "agents", "ui-explorer.md"), "utf8");
+		expect(agent).toContain("last_action: \"#1 check links\"");
+		expect(agent).toContain("## [");
+	}, 90_000);
 });
 
 describe("what the documentation tells a newcomer to run", () => {

@@ -6,7 +6,7 @@ import { Router } from "../../src/router/router";
 import { bootPlugin } from "../integration/plugin-harness";
 import type { Booted } from "../integration/plugin-harness";
 import { MemoryVault } from "../helpers/memory-vault";
-import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 // Sync artifacts: what file-sync tools (Syncthing, Dropbox, Nextcloud, Obsidian Sync, git, iCloud)
@@ -225,13 +225,13 @@ describe("a note edited on two devices", () => {
 		expect((await a2a(v.dir, "route", "--json")).json).toMatchObject([{ outcome: "delivered" }]);
 		await v.write(`${BOX("20-frontend-group", "outbox")}/reply.md`, "---\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: twice-1\nsource_group: 20-frontend-group\nstatus: success\n---\n\n## Answer\n\nDone\n");
 		expect((await a2a(v.dir, "route", "--json")).json).toMatchObject([{ outcome: "answered" }]);
-		expect(await v.files(BOX("20-frontend-group", "archive"))).toEqual([`${BOX("20-frontend-group", "archive")}/ask.md`]);
+		expect(await v.files(ARCHIVED("20-frontend-group"))).toEqual([`${ARCHIVED("20-frontend-group")}/ask.md`]);
 		await v.write(`${OUT}/ask (from the phone).md`, ASK("Second, late"));
 		const late = await a2a(v.dir, "route", "--json");
 		expect(late.json).toMatchObject([{ outcome: "duplicate", error_code: "DUPLICATE", message_id: "twice-1" }]);
 		expect(await v.body("A2A/dead-letter/ask (from the phone).md")).toBe("\n## Question\n\nSecond, late\n");
 		expect(await v.files(IN)).toEqual([]);
-		expect(await v.body(`${BOX("20-frontend-group", "archive")}/ask.md`)).toBe("\n## Question\n\nFirst\n");
+		expect(await v.body(`${ARCHIVED("20-frontend-group")}/ask.md`)).toBe("\n## Question\n\nFirst\n");
 	});
 
 	it("the same message_id from two groups' outboxes (one device each): delivered once", async () => {

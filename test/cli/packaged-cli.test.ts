@@ -46,14 +46,27 @@ afterAll(async () => {
 });
 
 describe("the packed a2a-relay package", () => {
-	it("holds the command and its bundle only, and declares no runtime dependency", async () => {
-		expect(packedFiles).toEqual(["LICENSE", "README.md", "bin/a2a.cjs", "dist/cli.cjs", "package.json"]);
+	it("holds the command, its bundle and the docs an agent reads, and declares no runtime dependency", async () => {
+		expect(packedFiles).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "bin/a2a.cjs", "dist/cli.cjs", "docs/agents.md", "docs/protocol.md", "docs/scale.md", "package.json", "skills/a2a-communicator/SKILL.md"]);
 		const installed = path.join(prefix, "lib", "node_modules", "a2a-relay");
 		const pkg = JSON.parse(await fs.readFile(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>;
 		expect(pkg.name).toBe("a2a-relay");
 		expect(pkg.bin).toEqual({ a2a: "bin/a2a.cjs" });
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(await fs.stat(path.join(installed, "node_modules")).catch(() => null)).toBeNull();
+	});
+
+	it("every docs/*.md the packed README, docs, skill and the registry a2a init writes name is in the package", async () => {
+		const installed = path.join(prefix, "lib", "node_modules", "a2a-relay");
+		const vault = path.join(work, "docs-vault");
+		expect(a2a(["init", "--vault", vault], work).status).toBe(0);
+		const texts = [
+			...(await Promise.all(packedFiles.filter((f) => f.endsWith(".md")).map((f) => fs.readFile(path.join(installed, f), "utf8")))),
+			await fs.readFile(path.join(vault, "A2A", "registry.yaml"), "utf8"),
+		];
+		const named = new Set(texts.flatMap((t) => [...t.matchAll(/\bdocs\/[\w.-]+\.md\b/g)].map((m) => m[0])));
+		expect(named.size).toBeGreaterThanOrEqual(2);
+		expect([...named].filter((f) => !packedFiles.includes(f))).toEqual([]);
 	});
 
 	it("a2a --help, init, send and route work from the install prefix, against a fresh vault", async () => {

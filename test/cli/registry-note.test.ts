@@ -32,12 +32,26 @@ describe("the registry as a note", () => {
 		expect([...status.stdout, ...status.stderr].join("\n")).not.toContain("is a .yaml file");
 	});
 
-	it("with registry.yaml, a2a status says a sync service may not carry it and names the note to use instead", async () => {
+	it("with registry.yaml in a vault Obsidian Sync carries, a2a status says Sync may not carry it and names the note to use instead", async () => {
 		const v = await tempVault();
 		expect((await a2a(v.dir, "init")).code).toBe(0);
-		const status = await a2a(v.dir, "status");
-		expect(status.code).toBe(0);
-		expect([...status.stdout, ...status.stderr].join("\n")).toContain('A2A/registry.yaml is a .yaml file: Obsidian Sync carries it only with "Sync other file types" on; the note A2A/registry.md');
+		for (const corePlugins of ['["file-explorer", "sync"]', '{"file-explorer": true, "sync": true}']) {
+			await v.write(".obsidian/core-plugins.json", corePlugins);
+			const status = await a2a(v.dir, "status");
+			expect(status.code).toBe(0);
+			expect([...status.stdout, ...status.stderr].join("\n")).toContain('A2A/registry.yaml is a .yaml file: Obsidian Sync carries it only with "Sync other file types" on; the note A2A/registry.md');
+		}
+	});
+
+	it("with registry.yaml in a vault no sync service is known to carry (no Sync core plugin on), a2a status does not warn about the file init wrote", async () => {
+		const v = await tempVault();
+		expect((await a2a(v.dir, "init")).code).toBe(0);
+		const plain = await a2a(v.dir, "status");
+		expect(plain.code).toBe(0);
+		expect([...plain.stdout, ...plain.stderr].join("\n")).not.toContain("is a .yaml file");
+		await v.write(".obsidian/core-plugins.json", '{"file-explorer": true, "sync": false}');
+		const syncOff = await a2a(v.dir, "status", "--json");
+		expect(syncOff.json.find((row) => row.type === "summary")).toMatchObject({ registry_warnings: [] });
 	});
 
 	it("with both, registry.yaml is used and the router says to delete the one not meant", async () => {

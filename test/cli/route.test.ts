@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 let v: TempVault;
@@ -104,7 +104,7 @@ describe("a2a route", () => {
 		const fm = await v.frontmatter(`${BOX("10-backend-group", "inbox")}/answer.md`);
 		expect(fm).toMatchObject({ target_group: "10-backend-group", state: "delivered", kind: "response" });
 		expect(typeof fm.processing_time_ms).toBe("number");
-		expect(await v.frontmatter(`${BOX("20-frontend-group", "archive")}/ask.md`)).toMatchObject({ state: "answered", message_id: "q-1" });
+		expect(await v.frontmatter(`${ARCHIVED("20-frontend-group")}/ask.md`)).toMatchObject({ state: "answered", message_id: "q-1" });
 		expect(await v.files(FRONT_IN)).toEqual([]);
 	});
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../node/node-vault";
 import { Router } from "../../src/router/router";
 import type { VaultPort } from "../../src/router/vault-port";
-import { BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 let v: TempVault;
@@ -65,7 +65,7 @@ describe("timeouts (rule 8)", () => {
 		await r.pass();
 		now = T0 + 10 * 60000;
 		expect((await r.pass()).decisions).toEqual([]);
-		expect(await v.frontmatter(`${BOX("20-frontend-group", "archive")}/ask.md`)).toMatchObject({ state: "answered" });
+		expect(await v.frontmatter(`${ARCHIVED("20-frontend-group", new Date(T0))}/ask.md`)).toMatchObject({ state: "answered" });
 	});
 });
 
@@ -231,7 +231,7 @@ describe("batched log rows", () => {
 		expect(await v.files(OUT)).toEqual([]);
 		expect(await v.files(FOUT)).toEqual([]);
 		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`).sort()).toEqual(["answered resp-0", "delivered req-0", "delivered req-1"]);
-		expect(await v.files(BOX("20-frontend-group", "archive"))).toHaveLength(1);
+		expect(await v.files(ARCHIVED("20-frontend-group", new Date(T0)))).toHaveLength(1);
 		expect((await logRows()).map((row) => row.split(" | ")[2]).sort()).toEqual(["answered", "delivered", "delivered"]);
 	});
 

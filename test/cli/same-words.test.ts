@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../node/node-vault";
 import { planRequest } from "../../src/actions/compose";
+import { requestContentProblem } from "../../src/core/content-reasons";
+import { messageToRequest } from "../../servers/a2a/mapping/message-to-request";
+import { ROUTING_EXTENSION } from "../../servers/a2a/mapping/routing-extension";
 import { planAgent } from "../../src/actions/new-agent";
 import { planReply } from "../../src/actions/reply";
 import { replyToRequest } from "../../src/actions/reply-request";
@@ -81,8 +84,8 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		expect(cli.stderr.join("\n")).toContain(inPalette);
 	});
 
-	it("a request that says nothing", async () => {
-		for (const type of ["query", "task"]) {
+	it("a request that says nothing, in the palette, the CLI and the A2A gateway alike", async () => {
+		for (const type of ["query", "task", "artifact"]) {
 			const planned = planRequest(await routingContext(), { from: A, to: B, type, priority: "medium", timeout: "", text: " ", context: "", artifacts: [] });
 			expect(planned.ok).toBe(false);
 			const inPalette = planned.ok ? "" : lower(planned.errors.text ?? "");
@@ -90,7 +93,19 @@ describe("the CLI and the command palette refuse the same input with the same wo
 			expect(cli.code).toBe(1);
 			expect(inPalette).toBe(type === "query" ? "write the question, or give a context or an artifact" : "describe the task, or give a context or an artifact");
 			expect(cli.stderr.join("\n")).toContain(inPalette);
+			const metadata = { [ROUTING_EXTENSION]: { request_type: type } };
+			const inbound = messageToRequest({ message: { messageId: `m-${type}`, contextId: "", taskId: "", role: 1, parts: [{ content: { $case: "text", value: " " }, metadata: undefined, filename: "", mediaType: "text/plain" }], metadata, extensions: [], referenceTaskIds: [] } as never, target: B, gateway: "a2a-gateway", now: Date.now() });
+			expect(inbound.ok ? "" : inbound.message).toContain(inPalette);
 		}
+		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
+	});
+
+	it("a request whose text is the other type's: a query with a task, a task with a question (the CLI and MCP's send_request share sendRequest)", async () => {
+		const query = await a2a(v.dir, "send", "--from", A, "--to", B, "--type", "query", "--task", "Do it");
+		const task = await a2a(v.dir, "send", "--from", A, "--to", B, "--type", "task", "--question", "Why?");
+		expect([query.code, task.code]).toEqual([1, 1]);
+		expect(query.stderr.join("\n")).toContain(requestContentProblem("query", { task: "Do it" })?.reason);
+		expect(task.stderr.join("\n")).toContain(requestContentProblem("task", { question: "Why?" })?.reason);
 		expect(await v.files(BOX(A, "outbox"))).toEqual([]);
 	});
 

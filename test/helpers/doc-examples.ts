@@ -8,9 +8,10 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
 
 // The shell and Python examples of the documentation, run as a reader runs them: each fenced block
-// is saved as a file and run by `sh -e`, `bash -e` or `python3` in a temporary home, with `VAULT`
-// naming a vault there and an `a2a` command on PATH (a launcher exactly like the package's: a copy
-// of bin/a2a.cjs beside the CLI bundle built from cli/ for this test file).
+// is saved as a file and run by `sh -e`, `bash -e` or `python3` in a temporary home, from a folder
+// outside the vault, with only `A2A_VAULT` naming the vault there and an `a2a` command on PATH (a
+// launcher exactly like the package's: a copy of bin/a2a.cjs beside the CLI bundle built from cli/
+// for this test file).
 
 export const REPO = path.resolve(__dirname, "..", "..");
 
@@ -99,7 +100,7 @@ export interface Background {
 	closed: Promise<RunResult>;
 }
 
-/** A reader's home: `VAULT` is `<home>/vault`; blocks run with `<home>/work` as their folder. */
+/** A reader's home: `A2A_VAULT` is `<home>/vault`; blocks run with `<home>/work` (outside the vault) as their folder. */
 export interface ReaderHome {
 	home: string;
 	vault: string;
@@ -193,8 +194,9 @@ export function useDocRunner(): DocRunner {
 			await fs.mkdir(work);
 			const env: NodeJS.ProcessEnv = {};
 			// A user's shell: none of the npm_* variables of an `npm test` around us.
-			for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
-			Object.assign(env, { HOME: home, VAULT: path.join(home, "vault"), PATH: `${shimDir}${path.delimiter}${process.env.PATH ?? ""}`, PYTHONUNBUFFERED: "1" });
+			// Nor a vault of ours: the examples find theirs through A2A_VAULT only.
+			for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && !/^(A2A_)?VAULT$/.test(key)) env[key] = value;
+			Object.assign(env, { HOME: home, A2A_VAULT: path.join(home, "vault"), PATH: `${shimDir}${path.delimiter}${process.env.PATH ?? ""}`, PYTHONUNBUFFERED: "1" });
 			return { home, vault: path.join(home, "vault"), work, env };
 		},
 		async run(block, where, limitMs = 60_000) {
@@ -231,10 +233,14 @@ export interface NoteOnDisk {
 	text: string;
 }
 
-/** The notes directly in a vault folder (dot-files left out), with their frontmatter. */
+/**
+ * The notes directly in a vault folder (dot-files left out), with their frontmatter; for an archive,
+ * those of its month folders (`archive/YYYY-MM/`) too, oldest month first.
+ */
 export async function notesIn(vault: string, folder: string): Promise<NoteOnDisk[]> {
 	const names = await fs.readdir(path.join(vault, ...folder.split("/"))).catch(() => [] as string[]);
 	const notes: NoteOnDisk[] = [];
+	if (folder.endsWith("/archive")) for (const month of names.filter((n) => /^\d{4}-\d{2}$/.test(n)).sort()) notes.push(...(await notesIn(vault, `${folder}/${month}`)));
 	for (const name of names.filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort()) {
 		const text = await fs.readFile(path.join(vault, ...folder.split("/"), name), "utf8");
 		notes.push({ path: `${folder}/${name}`, fm: readFrontmatter(text) ?? {}, text });

@@ -94,6 +94,11 @@ export class MemoryVault implements VaultPort {
 		return out;
 	}
 
+	async listFolders(folder: string): Promise<string[]> {
+		const dir = this.key(folder);
+		return [...this.folders].filter((f) => f !== dir && this.parentOf(f) === dir);
+	}
+
 	async listRecursive(folder: string): Promise<FileInfo[]> {
 		const dir = this.key(folder);
 		const out: FileInfo[] = [];

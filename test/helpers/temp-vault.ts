@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { archiveMonth } from "../../src/core/layout";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { main } from "../../cli/main";
 
@@ -75,6 +76,9 @@ export async function a2a(vaultDir: string, ...argv: string[]): Promise<CliResul
 export const REGISTRY = EXAMPLE_REGISTRY;
 
 export const BOX = (group: string, box: "inbox" | "outbox" | "archive") => `A2A/groups/${group}/${box}`;
+
+/** The month folder of a group's archive that a note archived now goes to (`archive/YYYY-MM`, UTC). */
+export const ARCHIVED = (group: string, time = new Date()) => `${BOX(group, "archive")}/${archiveMonth(time)}`;
 
 /** A valid flat request note. */
 export function requestNote(fields: Record<string, unknown>, body = "## Question\n\nWhat fields are mandatory?\n"): string {

@@ -11,6 +11,7 @@ import type { RelaySettings } from "../../src/settings";
 import { buildRequest } from "../../src/core/compose";
 import type { RequestDraft } from "../../src/core/compose";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
+import { archiveMonth } from "../../src/core/layout";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
 import { parseBodySections } from "../../src/core/body";
 import { serialiseMessage } from "../../src/core/message-serialise";
@@ -22,6 +23,8 @@ export const DEVOPS = "30-devops-group";
 export const SECURITY = "40-security-group";
 
 export const box = (group: string, which: "inbox" | "outbox" | "archive") => `A2A/groups/${group}/${which}`;
+/** The month folder a note archived now goes to (`archive/YYYY-MM`, UTC). */
+export const archiveOf = (group: string) => `${box(group, "archive")}/${archiveMonth(new Date())}`;
 
 export interface Harness {
 	host: TempHost;

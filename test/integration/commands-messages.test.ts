@@ -8,7 +8,7 @@ import {
 	available,
 	body,
 	boot,
-	box,
+	archiveOf, box,
 	control,
 	enter,
 	fieldError,
@@ -123,7 +123,7 @@ describe("reply-to-message", () => {
 		await settle(h);
 		const answered = await onlyFileIn(h, box(BACKEND, "inbox"));
 		expect(await frontmatter(h, answered)).toMatchObject({ in_reply_to: req.messageId, state: "delivered" });
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 		expect(await frontmatter(h, archived)).toMatchObject({ message_id: req.messageId, state: "answered" });
 	});
 
@@ -238,7 +238,7 @@ describe("show-trace", () => {
 		await enter(h, reply, "status");
 		const response = await waitFor("the response in the backend inbox", async () => (await filesIn(h as Harness, box(BACKEND, "inbox")))[0]);
 		const responsePath = `${box(BACKEND, "inbox")}/${response}`;
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 
 		await activate(h, responsePath);
 		expect(run(h, "show-trace")).toBe(true);

@@ -7,7 +7,7 @@ import {
 	activate,
 	body,
 	boot,
-	box,
+	archiveOf, box,
 	control,
 	enter,
 	fieldError,
@@ -133,7 +133,7 @@ describe("retry-dead-letter", () => {
 		await enter(h, m, "hop_count");
 		await waitFor("the retried request routed", async () => (await filesIn(h as Harness, box(BACKEND, "outbox"))).length === 0);
 		await settle(h);
-		expect(await filesIn(h, box(FRONTEND, "archive"))).toEqual([]);
+		expect(await filesIn(h, archiveOf(FRONTEND))).toEqual([]);
 		expect(await filesIn(h, box(FRONTEND, "inbox"))).toEqual(["bad.md"]);
 	});
 

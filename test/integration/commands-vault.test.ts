@@ -34,18 +34,18 @@ describe("init-vault", () => {
 		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
 	});
 
-	it("never overwrites an existing registry; only the missing folders of its groups are created", async () => {
+	it("never overwrites an existing registry: it adds only the gateway group an older one lacks, and the missing folders of its groups", async () => {
 		const registry = "groups:\n  alpha:\n    description: Mine\n  beta:\n    folder: teams/beta\n";
 		// The default grace period: a note just put in an inbox by hand is left a few seconds before the router takes it out.
 		h = await boot({ registry, settings: { graceSeconds: 5 }, files: { "A2A/groups/alpha/inbox/keep.md": "kept\n" } });
 		run(h, "init-vault");
 		await settle(h);
-		expect(await h.host.read("A2A/registry.yaml")).toBe(registry);
+		expect(await h.host.read("A2A/registry.yaml")).toBe(`${registry}  a2a-gateway:\n    description: Sends the requests of outside A2A clients (a2a serve)\n    gateway: true\n`);
 		expect(await h.host.read("A2A/groups/alpha/inbox/keep.md")).toBe("kept\n");
-		for (const folder of ["A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
+		for (const folder of ["A2A/groups/a2a-gateway/outbox", "A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe(`Created 8 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (2 groups).`);
+		expect(lastNotice(h)).toBe(`Created the gateway group a2a-gateway in the registry, 11 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (3 groups).`);
 	});
 
 	it("names registry problems in its notice", async () => {

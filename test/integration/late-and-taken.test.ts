@@ -6,7 +6,7 @@ import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 import { stampTaken } from "../../src/core/stamps";
 import { updateFrontmatterText } from "../../src/core/frontmatter";
 import { VIEW_TYPE_TRACE } from "../../src/ui/trace/trace-view";
-import { BACKEND, FRONTEND, activate, boot, box, filesIn, requestNote, run, settle, waitFor } from "./commands-harness";
+import { BACKEND, FRONTEND, activate, boot, archiveOf, box, filesIn, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -45,7 +45,7 @@ describe("late and taken answers", () => {
 		expect(header?.querySelector(".a2a-mark-late")?.textContent).toBe("late");
 
 		// The requester takes it (a2a take): it moves to its archive as taken.
-		const taken = `${box(BACKEND, "archive")}/${lateName}`;
+		const taken = `${archiveOf(BACKEND)}/${lateName}`;
 		await h.host.externalWrite(taken, updateFrontmatterText(await h.host.read(inboxPath), stampTaken));
 		await h.host.externalDelete(inboxPath);
 		await settle(h);

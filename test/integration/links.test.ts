@@ -4,7 +4,7 @@
 // where it is now (or says it is gone). Names with `#` open the file itself.
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentStatusView, VIEW_TYPE_AGENT_STATUS } from "../../src/ui/agent-status-view";
-import { BACKEND, FRONTEND, activate, boot, box, control, enter, fill, fillAll, filesIn, modal, onlyFileIn, requestNote, run, settle, waitFor } from "./commands-harness";
+import { BACKEND, FRONTEND, activate, boot, archiveOf, box, control, enter, fill, fillAll, filesIn, modal, onlyFileIn, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -64,7 +64,7 @@ describe("links in the sidebar", () => {
 
 		// The request is answered: the router archives it and delivers the response.
 		await answer(h, inboxPath);
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 		expect(await filesIn(h, box(FRONTEND, "inbox"))).toEqual([]);
 		const before = vaultFiles(h);
 
@@ -116,7 +116,7 @@ describe("links in the sidebar", () => {
 		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: ask.text } });
 		const inboxPath = await onlyFileIn(h, box(FRONTEND, "inbox"));
 		await answer(h, inboxPath);
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 		// This session's decisions are forgotten (as after a restart): the view reads the log.
 		h.parts.relay.recent.length = 0;
 		const el = await openView(h);
@@ -169,7 +169,7 @@ describe("links in the trace view", () => {
 
 		// Answered: the router archives the request and delivers the response, and the trace follows.
 		await answer(h, inboxPath);
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 		const response = await onlyFileIn(h, box(BACKEND, "inbox"));
 		await waitFor("the response in the trace", () => el.querySelectorAll(".a2a-trace-row").length === 2);
 		expect(await h.host.exists(inboxPath)).toBe(false);

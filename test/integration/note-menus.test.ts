@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Menu } from "../../test-support/fake-obsidian/menu";
 import { MenuItem } from "../../test-support/fake-obsidian/menu";
 import { VIEW_TYPE_TRACE } from "../../src/ui/trace/trace-view";
-import { BACKEND, DEVOPS, FRONTEND, activate, boot, box, control, enter, fill, fillAll, filesIn, frontmatter, isOpen, modal, onlyFileIn, requestNote, settle, waitFor } from "./commands-harness";
+import { BACKEND, DEVOPS, FRONTEND, activate, boot, archiveOf, box, control, enter, fill, fillAll, filesIn, frontmatter, isOpen, modal, onlyFileIn, requestNote, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -72,7 +72,7 @@ describe("the file menu of a message or agent note", () => {
 		const traceLeaf = h.host.app.workspace.getLeavesOfType(VIEW_TYPE_TRACE)[0];
 		expect(traceLeaf?.view.getState()).toMatchObject({ traceId });
 
-		const archived = await onlyFileIn(h, box(FRONTEND, "archive"));
+		const archived = await onlyFileIn(h, archiveOf(FRONTEND));
 		await pick(h, h.host.fileMenu(h.host.file(archived)), "Export trace as note");
 		await pick(h, h.host.fileMenu(h.host.file(archived)), "Export trace as note");
 		const exported = await filesIn(h, "A2A/traces");
@@ -93,8 +93,8 @@ describe("the file menu of a message or agent note", () => {
 		fill(control(reply, "answer"), "Done");
 		await enter(h, reply, "status");
 		await activate(h, null);
-		const archived = await waitFor("the archived request", async () => (await filesIn(h as Harness, box(FRONTEND, "archive")))[0]);
-		expect(actionsOf(h.host.fileMenu(h.host.file(`${box(FRONTEND, "archive")}/${archived}`)))).toEqual(["Show trace", "Export trace as note"]);
+		const archived = await waitFor("the archived request", async () => (await filesIn(h as Harness, archiveOf(FRONTEND)))[0]);
+		expect(actionsOf(h.host.fileMenu(h.host.file(`${archiveOf(FRONTEND)}/${archived}`)))).toEqual(["Show trace", "Export trace as note"]);
 
 		const deadMenu = h.host.fileMenu(h.host.file(deadPath));
 		expect(actionsOf(deadMenu)).toEqual(["Retry…", "Show trace", "Export trace as note"]);
@@ -149,7 +149,7 @@ describe("the editor menu and the view header", () => {
 			`${box(FRONTEND, "outbox")}/answer.md`,
 			`---\nmessage_id: answer-1\ntrace_id: ${String(fm.trace_id)}\nin_reply_to: ${String(fm.message_id)}\nsource_group: ${FRONTEND}\ntarget_group: ${BACKEND}\nstatus: success\n---\n\n## Answer\n\nyes\n`,
 		);
-		await waitFor("the request archived", async () => (await filesIn(h as Harness, box(FRONTEND, "archive"))).length === 1);
+		await waitFor("the request archived", async () => (await filesIn(h as Harness, archiveOf(FRONTEND))).length === 1);
 		await settle(h);
 		expect(header()).toEqual(["Show trace"]);
 		// An ordinary note: no buttons.

@@ -5,7 +5,7 @@ import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
 import { FAILING_REASON, INPUT_QUESTION, SENT_FILE, SENT_PHOTO, startRemoteAgents } from "../../test-support/a2a-remote-agents";
 import type { RemoteAgentServer } from "../../test-support/a2a-remote-agents";
-import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
 import type { Booted } from "./plugin-harness";
 
@@ -58,7 +58,7 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		expect(await b.frontmatter(answer)).toMatchObject({ in_reply_to: "p-1", source_group: "remote-echo", status: "success", state: "delivered" });
 		expect(await b.body(answer)).toContain("echo: What fields are mandatory?");
 		await b.quiet();
-		expect(await b.frontmatter(BOX("remote-echo", "archive") + "/ask.md")).toMatchObject({ message_id: "p-1", state: "answered", remote_task_id: expect.any(String) });
+		expect(await b.frontmatter(ARCHIVED("remote-echo") + "/ask.md")).toMatchObject({ message_id: "p-1", state: "answered", remote_task_id: expect.any(String) });
 		expect(remote.executions.map((e) => e.messageId)).toEqual(["p-1"]);
 		expect(remote.calls.filter((c) => c.method === "SendMessage")).toHaveLength(1);
 	});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
 import type { Booted } from "./plugin-harness";
 
@@ -87,7 +87,7 @@ describe("routing on vault events", () => {
 		await b.host.externalWrite(`${BOX("20-frontend-group", "outbox")}/re.md`, "---\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: e-6\nsource_group: 20-frontend-group\nstatus: success\n---\n\n## Answer\n\nyes\n");
 		await b.quiet();
 		expect(await b.frontmatter(`${BOX("10-backend-group", "inbox")}/re.md`)).toMatchObject({ state: "delivered", target_group: "10-backend-group" });
-		expect(await b.frontmatter(`${BOX("20-frontend-group", "archive")}/ask.md`)).toMatchObject({ state: "answered" });
+		expect(await b.frontmatter(`${ARCHIVED("20-frontend-group")}/ask.md`)).toMatchObject({ state: "answered" });
 		const decisions = b.plugin.parts.relay.recent.length;
 		await new Promise((r) => setTimeout(r, 300));
 		await b.quiet();

@@ -95,9 +95,9 @@ describe("a2a mcp: bad arguments and impossible actions are refused, and nothing
 			[a, "get_trace", { trace_id: "0f0f0f0f-9999-4222-8333-444444444444" }, /no message of trace/],
 			// set_agent_status
 			[a, "set_agent_status", { status: "running" }, /this server keeps no agent note: start it with --agent NAME/],
-			[b, "set_agent_status", { status: "sleeping" }, /status: Invalid option/],
-			[b, "set_agent_status", { progress_percent: 150 }, /progress_percent: Too big/],
-			[b, "set_agent_status", { progress_percent: "50" }, /progress_percent: Invalid input: expected number/],
+			[b, "set_agent_status", { status: "sleeping" }, /status: status must be one of spawned, active, running, completed, failed, terminated, error, got "sleeping"/],
+			[b, "set_agent_status", { progress_percent: 150 }, /progress_percent: progress_percent must be a number from 0 to 100, got 150/],
+			[b, "set_agent_status", { progress_percent: "50" }, /progress_percent: progress_percent must be a number from 0 to 100, got "50"/],
 			[b, "set_agent_status", { "bad key!": 1 }, /"bad key!" is not a field name/],
 			[b, "set_agent_status", { last_action: BIG }, /last_action: Too big/],
 			[b, "set_agent_status", {}, /give at least one field to set/],

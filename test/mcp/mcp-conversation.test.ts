@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ARCHIVED } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 import { useMcpHarness, until } from "../helpers/mcp-harness";
 import { listFiles } from "../../test-support/mcp-agents";
@@ -83,7 +84,7 @@ describe("a2a mcp: a conversation between two agent processes through a router p
 		]);
 
 		await router.stop();
-		const requestFile = `A2A/groups/${FRONTEND}/archive/${basename(sent.path)}`;
+		const requestFile = `${ARCHIVED(FRONTEND)}/${basename(sent.path)}`;
 		const files = await listFiles(vault.dir);
 		expect(files.filter((f) => !f.startsWith("A2A/log/"))).toEqual([taken.path, requestFile, ...BASES, "A2A/registry.yaml", "A2A/router.md"].sort());
 		expect(await vault.frontmatter(requestFile)).toMatchObject({ kind: "request", message_id: sent.message_id, state: "answered", source_group: BACKEND, target_group: FRONTEND, route: [BACKEND, FRONTEND], attempt: 1 });

@@ -10,6 +10,7 @@ import { readRawMessage } from "../../src/core/message-parse";
 import { REMOTE_ERROR, readRemoteResult, readRemoteTask, remoteResponse, remoteResponseId, tooLargeAnswer } from "../../src/core/remote-answer";
 import { artifactNames, remoteFileBytes, safeArtifactName } from "../../src/core/remote-files";
 import { forwardParams, routeBefore, tokenRefusal } from "../../src/core/remote-request";
+import { spanIdOf } from "../../src/core/trace-context";
 
 // The outbound half of contract v2 section 8 as pure functions: a request note delivered to a
 // remote group -> SendMessage params; the remote's task or message -> the relay's response. The
@@ -49,7 +50,7 @@ describe("a request note as SendMessage params", () => {
 
 	it("is idempotent by message id, in the trace, with the note's hop count and the route without the remote group", () => {
 		expect(params.message).toMatchObject({ messageId: "req-1", contextId: TRACE, role: "ROLE_USER", extensions: [ROUTING_EXTENSION] });
-		expect(params.message.metadata?.[ROUTING_EXTENSION]).toEqual({ trace_id: TRACE, hop_count: 1, route: ["a", "10-backend"], priority: "high", request_type: "task", timeout_seconds: 30, expires_at: "2026-03-01T12:00:30.000Z" });
+		expect(params.message.metadata?.[ROUTING_EXTENSION]).toEqual({ trace_id: TRACE, hop_count: 1, route: ["a", "10-backend"], priority: "high", request_type: "task", timeout_seconds: 30, expires_at: "2026-03-01T12:00:30.000Z", traceparent: `00-${TRACE.replace(/-/g, "")}-${spanIdOf("req-1")}-01` });
 		expect(params.configuration?.returnImmediately).toBe(true);
 		expect(forwardParams({ fields: delivered, payload: { task: "Design the schema" }, timeoutSeconds: 30 }).message.messageId).toBe("req-1");
 	});

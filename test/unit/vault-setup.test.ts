@@ -10,6 +10,7 @@ import { setupBases } from "../../src/core/vault-setup";
 
 interface Base {
 	filters: unknown;
+	formulas?: Record<string, string>;
 	views: { type: string; name: string; filters?: { or?: string[]; and?: string[] } }[];
 }
 
@@ -30,6 +31,24 @@ describe("the bases a2a init and Create registry and group folders write", () =>
 	it("In flight lists delivered, retrying and forwarded requests (a request a remote agent holds is in flight too)", () => {
 		const inFlight = bases.get("A2A/Messages.base")?.views.find((v) => v.name === "In flight");
 		expect(inFlight?.filters?.or).toEqual(['state == "delivered"', 'state == "retrying"', 'state == "forwarded"']);
+	});
+
+	it("the Box column names an archive's month folder archive, and the Archived in column its month (contract v3 section 1)", () => {
+		const formulas = bases.get("A2A/Messages.base")?.formulas ?? {};
+		// The formulas use the part of Bases' language that reads as JavaScript once if() is a function.
+		const evaluate = (formula: string, folder: string): unknown =>
+			new Function("file", "iff", `return ${formula.replace(/\bif\(/g, "iff(")};`)({ folder }, (c: boolean, a: unknown, b: unknown) => (c ? a : b));
+		const cases: [string, string, string][] = [
+			["A2A/groups/20-frontend-group/archive/2026-12", "archive", "2026-12"],
+			["A2A/groups/20-frontend-group/archive", "archive", ""],
+			["A2A/groups/20-frontend-group/inbox", "inbox", ""],
+			["A2A/groups/archive/inbox", "inbox", ""],
+			["A2A/dead-letter", "dead-letter", ""],
+		];
+		for (const [folder, box, month] of cases) {
+			expect(evaluate(formulas.box, folder), folder).toBe(box);
+			expect(evaluate(formulas.month, folder), folder).toBe(month);
+		}
 	});
 
 	it("Agents.base lists the agents folder and the extra agent folders, each name kept whole", () => {

@@ -1,5 +1,7 @@
+import { parseTraceparent, uuidOfTraceId } from "../../../src/core/trace-context";
 import type { Message as A2aMessage, Part } from "@a2a-js/sdk";
 import { buildRequest } from "../../../src/core/compose";
+import { requestContentProblem } from "../../../src/core/content-reasons";
 import { uuidFromText } from "../../../src/core/hash";
 import { isAcceptableMessageId, isUuidShaped, newId } from "../../../src/core/ids";
 import type { RequestMessage } from "../../../src/core/message";
@@ -79,14 +81,17 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	const parts = readParts(message.parts);
 	if ("kind" in parts) return { ok: false, ...parts };
 	const text = parts.texts.join("\n\n").trim();
-	if (text === "" && parts.urls.length === 0 && parts.data.length === 0) {
-		return { ok: false, kind: "malformed", message: "the message says nothing: send at least one text part" };
-	}
+	const type = routing.request_type ?? "query";
+	// The text goes to ## Task for a task, else ## Question (below); then the one rule of what a request carries.
+	const content = requestContentProblem(type, { [type === "task" ? "task" : "question"]: text, context: parts.data.join("\n"), artifacts: parts.urls });
+	if (content !== null) return { ok: false, kind: "malformed", message: `the message says nothing: send at least one text part (${content.reason})` };
 	const clientContext = noteSafeText(message.contextId).trim();
 	let traceId = routing.trace_id;
 	if (traceId === undefined && clientContext !== "") traceId = isUuidShaped(clientContext) ? clientContext.toLowerCase() : uuidFromText(`a2a-context\n${clientContext}`);
+	// A traced caller that starts a conversation: the conversation is its trace, so the relay's spans are its trace's.
+	const caller = parseTraceparent(routing.traceparent);
+	if (traceId === undefined && caller) traceId = uuidOfTraceId(caller.traceId);
 	traceId ??= newId();
-	const type = routing.request_type ?? "query";
 	const body = text === "" ? undefined : text;
 	const request = buildRequest(
 		{
@@ -109,5 +114,8 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	// The client's contextId is given back as is; when it is not the trace itself the note keeps it.
 	const contextId = clientContext !== "" && clientContext.toLowerCase() !== traceId ? clientContext : traceId;
 	if (contextId !== traceId) request.extra[CONTEXT_ID_FIELD] = contextId;
+	// The caller's W3C trace context is kept on the note: the relay's span of it continues the caller's.
+	if (routing.traceparent !== undefined) request.extra.traceparent = routing.traceparent;
+	if (routing.tracestate !== undefined) request.extra.tracestate = routing.tracestate;
 	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" ? "context" : null };
 }

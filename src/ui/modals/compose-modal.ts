@@ -7,6 +7,7 @@ import { PRIORITY_LABELS, REQUEST_TYPE_LABELS } from "../../core/labels";
 import { PRIORITIES, REQUEST_TYPES } from "../../core/protocol";
 import type { RelayState } from "../../obsidian/relay-state";
 import type { SettingsStore } from "../../obsidian/settings-store";
+import { gatewayGroup } from "../../core/registry";
 import { GroupSuggest } from "../suggest/group-suggest";
 import { ArtifactsField } from "./artifacts-field";
 import type { ComposedMessages } from "../../obsidian/composed-messages";
@@ -46,7 +47,8 @@ export class ComposeModal extends FormModal {
 		const from = this.text(el, "from", FORM_TEXT.compose.from, { value: lastFrom, placeholder: FORM_TEXT.compose.fromPlaceholder, desc: FORM_TEXT.compose.fromDesc });
 		const to = this.text(el, "to", FORM_TEXT.compose.to, { placeholder: FORM_TEXT.compose.toPlaceholder });
 		new GroupSuggest(this.app, from.control as HTMLInputElement, () => this.groups());
-		new GroupSuggest(this.app, to.control as HTMLInputElement, () => this.groups().filter((g) => g.id !== from.value().trim()));
+		// The gateway group answers no request: it is never suggested as a target.
+		new GroupSuggest(this.app, to.control as HTMLInputElement, () => this.groups().filter((g) => g.id !== from.value().trim() && g.id !== gatewayGroup(this.state.registry())));
 		const typeChoices: Record<string, string> = {};
 		for (const t of REQUEST_TYPES) typeChoices[t] = REQUEST_TYPE_LABELS[t];
 		const type = this.dropdown(el, "type", FORM_TEXT.compose.type, typeChoices, { value: "query" });

@@ -6,6 +6,7 @@ import { writePlannedNote } from "../../actions/write-note";
 import type { RequestMessage } from "../../core/message";
 import type { ActiveInboxRequest } from "../../obsidian/active-note";
 import type { RelayState } from "../../obsidian/relay-state";
+import { gatewayGroup } from "../../core/registry";
 import { GroupSuggest } from "../suggest/group-suggest";
 import type { ComposedMessages } from "../../obsidian/composed-messages";
 import { announceWritten, messageIdOf } from "../notices/message-notice";
@@ -45,7 +46,7 @@ export class ForwardModal extends FormModal {
 		});
 		const to = this.text(el, "to", FORM_TEXT.forward.to, { placeholder: FORM_TEXT.forward.toPlaceholder });
 		new GroupSuggest(this.app, to.control as HTMLInputElement, () =>
-			[...this.state.registry().groups.values()].filter((g) => g.id !== this.target.group && this.state.layout().hasGroup(g.id)),
+			[...this.state.registry().groups.values()].filter((g) => g.id !== this.target.group && g.id !== gatewayGroup(this.state.registry()) && this.state.layout().hasGroup(g.id)),
 		);
 		to.control.addEventListener("input", () => this.preview());
 		this.textArea(el, "note", FORM_TEXT.forward.note, { rows: 3, desc: FORM_TEXT.forward.noteDesc });

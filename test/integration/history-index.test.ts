@@ -1,0 +1,187 @@
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import A2ARelayPlugin from "../../main";
+import manifest from "../../manifest.json";
+import { TempHost } from "../../test-support/fake-obsidian/node-host";
+import type { TFile } from "obsidian";
+import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
+
+// The plugin's start on a vault with history: its copy of the history index (in the plugin's own
+// folder) stands for every archived or dead-lettered note whose size and mtime are those it was read
+// with, and only the others are read. Nothing the router decides may differ from a cold full read:
+// generated vaults are routed twice from the same state, once with the copy of an earlier session
+// and once without it, after notes were edited, deleted and added while Obsidian was closed (the
+// copy is stale for exactly those).
+
+const GROUPS = ["10-backend-group", "20-frontend-group", "30-devops-group", "40-security-group"];
+const HISTORY_FILE = ".obsidian/plugins/a2a-relay/history-index.json";
+const DAY_AGO = Date.now() - 86_400_000;
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = Math.imul(a ^ (a >>> 15), 1 | a);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const traceOf = (i: number) => `${(0x10000000 + i).toString(16)}-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
+
+interface Generated {
+	files: Map<string, string>;
+	/** The answered requests: id -> [source, target, path]. */
+	answered: Map<string, [string, string, string]>;
+}
+
+/** A history of `n` notes: answered requests (flat archive and month folders), taken responses, dead letters. */
+function generate(seed: number, n: number): Generated {
+	const next = random(seed);
+	const pick = <T,>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+	const files = new Map<string, string>();
+	const answered = new Map<string, [string, string, string]>();
+	for (let i = 0; i < n; i++) {
+		const source = pick(GROUPS);
+		const target = pick(GROUPS.filter((g) => g !== source));
+		const roll = next();
+		const month = pick(["", "2026-10/", "2026-11/", "2026-12/"]);
+		if (roll < 0.6) {
+			const id = `h-${i}`;
+			const file = `${BOX(target, "archive")}/${month}ask ${i}.md`;
+			files.set(file, requestNote({ message_id: id, trace_id: traceOf(i), source_group: source, target_group: target, state: "answered", route: [source, target], delivered_at: "2026-10-01T10:00:00Z", answered_at: "2026-10-01T10:01:00Z" }));
+			answered.set(id, [source, target, file]);
+		} else if (roll < 0.85 && answered.size > 0) {
+			const [requestId, [asker, answerer]] = pick([...answered]);
+			files.set(`${BOX(asker, "archive")}/${month}answer ${i}.md`, `---\nkind: response\nmessage_id: r-${i}\ntrace_id: ${traceOf(Number(requestId.slice(2)))}\nin_reply_to: ${requestId}\nsource_group: ${answerer}\ntarget_group: ${asker}\nstatus: success\nstate: taken\n---\n\n## Answer\n\nDone\n`);
+		} else {
+			files.set(`A2A/dead-letter/dead ${i}.md`, requestNote({ message_id: `d-${i}`, trace_id: traceOf(i), source_group: source, target_group: target, state: "dead", error_code: "GROUP_NOT_FOUND" }));
+		}
+	}
+	return { files, answered };
+}
+
+const hosts: TempHost[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+	for (const host of hosts.splice(0)) await host.dispose();
+	await Promise.all(dirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+async function writeAt(dir: string, rel: string, text: string, mtime: number): Promise<void> {
+	const file = path.join(dir, ...rel.split("/"));
+	await fs.mkdir(path.dirname(file), { recursive: true });
+	await fs.writeFile(file, text);
+	await fs.utimes(file, new Date(mtime), new Date(mtime));
+}
+
+/** One Obsidian session on `dir`: boot, route everything, and close. Returns the decisions and the notes read. */
+async function session(dir: string): Promise<{ decisions: string[]; reads: string[] }> {
+	const host = new TempHost(dir);
+	hosts.push(host);
+	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
+	// (The fake fills its metadata cache by reading every note here; Obsidian keeps its cache across restarts.)
+	await host.loadVault();
+	const reads: string[] = [];
+	const vault = host.app.vault as unknown as { read(file: TFile): Promise<string> };
+	const read = vault.read.bind(vault);
+	vault.read = (file: TFile) => {
+		reads.push(file.path);
+		return read(file);
+	};
+	await host.setLayoutReady();
+	for (let i = 0; i < 3; i++) {
+		await host.settled();
+		await plugin.parts.relay.whenIdle();
+	}
+	const decisions = plugin.parts.relay.recent.map((d) => `${d.outcome} ${d.message_id ?? ""} ${d.error_code ?? ""} ${d.path}`).sort();
+	await host.dispose();
+	hosts.splice(hosts.indexOf(host), 1);
+	// The next session is another app: it finds no lease of this one.
+	await fs.rm(path.join(dir, "A2A", "router.md"), { force: true });
+	return { decisions, reads };
+}
+
+/** Every file of the vault but the log, the lease and the plugin's folder, as `path: message_id state`. */
+async function where(dir: string): Promise<string[]> {
+	const out: string[] = [];
+	const walk = async (rel: string) => {
+		for (const entry of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+			const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
+			if (entry.isDirectory()) {
+				if (child !== ".obsidian" && child !== "A2A/log") await walk(child);
+			} else if (child !== "A2A/router.md") {
+				const text = await fs.readFile(path.join(dir, child), "utf8");
+				out.push(`${child}: ${/^message_id: "?([^"\n]*)/m.exec(text)?.[1] ?? ""} ${/^state: (\S+)/m.exec(text)?.[1] ?? ""}`);
+			}
+		}
+	};
+	await walk("");
+	return out.sort();
+}
+
+describe("the plugin's copy of the history index", () => {
+	for (const seed of [1, 2, 3]) {
+		it(`decides exactly as a cold full read, after notes were edited, deleted and added while Obsidian was closed (generated vault ${seed})`, async () => {
+			const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-index-"));
+			dirs.push(dir);
+			const { files, answered } = generate(seed, 240);
+			await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
+			await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
+			for (const [rel, text] of files) await writeAt(dir, rel, text, DAY_AGO);
+
+			// The first session reads the whole history and keeps its copy.
+			const first = await session(dir);
+			expect(first.reads.filter((p) => files.has(p)).length).toBe(files.size);
+			expect((await fs.readFile(path.join(dir, HISTORY_FILE), "utf8")).split("\n").filter((l) => l !== "").length).toBe(files.size + 1);
+
+			// While Obsidian is closed: an id changed (longer), an id changed in place (same size, new
+			// mtime), a note deleted, a note added; then agents write new notes that depend on each.
+			const ids = [...answered.keys()];
+			const [grown, same, gone] = [ids[3], ids[7], ids[11]];
+			const edit = async (id: string, to: string) => {
+				const file = (answered.get(id) as [string, string, string])[2];
+				const text = files.get(file) as string;
+				await writeAt(dir, file, text.replace(`message_id: "${id}"`, `message_id: "${to}"`), DAY_AGO + 3_600_000);
+				return file;
+			};
+			const grownFile = await edit(grown, `${grown}-edited`);
+			const sameFile = await edit(same, `k${same.slice(1)}`);
+			expect((await fs.stat(path.join(dir, sameFile))).size).toBe(Buffer.byteLength(files.get(sameFile) as string));
+			await fs.rm(path.join(dir, (answered.get(gone) as [string, string, string])[2]));
+			const added = `${BOX(GROUPS[1], "archive")}/2026-12/added.md`;
+			await writeAt(dir, added, requestNote({ message_id: "h-added", trace_id: traceOf(9999), source_group: GROUPS[0], target_group: GROUPS[1], state: "answered", route: [GROUPS[0], GROUPS[1]], delivered_at: "2026-12-01T10:00:00Z" }), DAY_AGO + 3_600_000);
+			const resend = [grown, `${grown}-edited`, same, `k${same.slice(1)}`, gone, "h-added", ids[0], ids[1]];
+			for (const [n, id] of resend.entries()) {
+				await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/resend ${n}.md`, requestNote({ message_id: id, trace_id: traceOf(5000 + n), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+			}
+			for (const id of [ids[2], same, gone]) {
+				const [asker, answerer] = answered.get(id) as [string, string, string];
+				await writeAt(dir, `${BOX(answerer, "outbox")}/late answer to ${id}.md`, `---\nmessage_id: late-${id}\ntrace_id: ${traceOf(Number(id.slice(2)))}\nin_reply_to: ${id}\nsource_group: ${answerer}\ntarget_group: ${asker}\nstatus: success\n---\n\n## Answer\n\nAgain\n`, Date.now() - 5000);
+			}
+
+			// The same state twice: with the copy, and without it (a cold full read).
+			const cold = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-cold-"));
+			dirs.push(cold);
+			await fs.cp(dir, cold, { recursive: true, preserveTimestamps: true });
+			await fs.rm(path.join(cold, HISTORY_FILE));
+			const warm = await session(dir);
+			const full = await session(cold);
+
+			expect(warm.decisions.length).toBe(resend.length + 3);
+			expect(warm.decisions).toEqual(full.decisions);
+			expect(await where(dir)).toEqual(await where(cold));
+			// What the copy decided on: the edited notes count with their new ids, the deleted one not at all.
+			const outcome = (id: string) => warm.decisions.find((d) => d.split(" ")[1] === id)?.split(" ")[0];
+			expect([grown, same, gone].map(outcome)).toEqual(["delivered", "delivered", "delivered"]);
+			expect([`${grown}-edited`, `k${same.slice(1)}`, "h-added", ids[0]].map(outcome)).toEqual(["duplicate", "duplicate", "duplicate", "duplicate"]);
+			// Of the history, only the notes that changed while Obsidian was closed were read; the cold start read them all.
+			const history = (reads: string[]) => reads.filter((p) => files.has(p) || p === added);
+			expect(new Set(history(warm.reads))).toEqual(new Set([grownFile, sameFile, added]));
+			expect(history(full.reads).length).toBeGreaterThanOrEqual(files.size - 1);
+		}, 60_000);
+	}
+});
