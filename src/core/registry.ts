@@ -86,7 +86,7 @@ function readCommunication(raw: unknown, errors: RegistryError[]): Communication
 }
 
 /** An http(s) URL of a remote agent, or null. */
-function remoteUrl(value: unknown): string | null {
+export function remoteUrl(value: unknown): string | null {
 	if (typeof value !== "string") return null;
 	try {
 		const url = new URL(value.trim());

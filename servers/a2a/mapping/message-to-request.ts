@@ -117,5 +117,5 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	// The caller's W3C trace context is kept on the note: the relay's span of it continues the caller's.
 	if (routing.traceparent !== undefined) request.extra.traceparent = routing.traceparent;
 	if (routing.tracestate !== undefined) request.extra.tracestate = routing.tracestate;
-	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" ? "context" : null };
+	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" || (caller && traceId === uuidOfTraceId(caller.traceId)) ? "context" : null };
 }
