@@ -1,3 +1,4 @@
+import { terminalBlock, terminalText } from "../src/core/terminal-text";
 import { version } from "../package.json";
 import { Refused } from "../src/router/refused";
 import { UsageError, closest, parseArgs } from "./args";
@@ -93,8 +94,18 @@ function fieldPrefix(command: Command, field: string | undefined): string {
 	return name === "" ? "" : `${name}: `;
 }
 
-export async function main(argv: string[], io: Io): Promise<number> {
+/**
+ * The last guard on what a person reads: every human-readable line terminal-safe, its line breaks
+ * kept (the commands escape each field themselves, newlines included: src/core/terminal-text.ts);
+ * stdout's JSON lines (with --json) as they are.
+ */
+function guarded(io: Io, json: boolean): Io {
+	return { out: json ? io.out : (line) => io.out(terminalBlock(line)), err: (line) => io.err(terminalBlock(line)) };
+}
+
+export async function main(argv: string[], rawIo: Io): Promise<number> {
 	const [name, ...rest] = argv;
+	let io = guarded(rawIo, false);
 	if (name === undefined || name === "--help" || name === "-h" || name === "help") {
 		io.out(MAIN_HELP);
 		return name === undefined ? 1 : 0;
@@ -111,6 +122,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 	}
 	try {
 		const args = parseArgs(rest, command.flags);
+		io = guarded(rawIo, args.booleans.has("json"));
 		if (args.booleans.has("help")) {
 			io.out(command.help);
 			return 0;
@@ -119,19 +131,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
 		return await command.run(args, io);
 	} catch (error) {
 		if (error instanceof Refused) {
-			io.err(`a2a ${name}: ${fieldPrefix(command, error.field)}${error.message}`);
+			io.err(`a2a ${name}: ${fieldPrefix(command, error.field)}${terminalText(error.message)}`);
 			return 1;
 		}
 		if (error instanceof UsageError) {
-			io.err(`a2a ${name}: ${error.message}`);
+			io.err(`a2a ${name}: ${terminalText(error.message)}`);
 			io.err(`Run a2a ${name} --help for usage.`);
 			return 1;
 		}
 		if (error instanceof VaultError) {
-			io.err(`a2a ${name}: ${error.message}`);
+			io.err(`a2a ${name}: ${terminalText(error.message)}`);
 			return 2;
 		}
-		io.err(`a2a ${name}: ${(error as Error).message}`);
+		io.err(`a2a ${name}: ${terminalText((error as Error).message)}`);
 		return 2;
 	}
 }

@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describeRegistryError } from "../src/core/registry";
 import { safeRelativeFolder } from "../src/core/paths";
+import { terminalText } from "../src/core/terminal-text";
 import { MISSING_REGISTRY } from "../src/router/registry-loader";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
@@ -182,7 +183,7 @@ export function checkRegistry(session: Session): boolean {
 		const why = registry.errors.map(describeRegistryError).join("; ");
 		throw new VaultError(`no usable registry at ${at}: ${why}`);
 	}
-	for (const error of registry.errors) session.err(`registry error: ${describeRegistryError(error)}`);
-	for (const warning of registry.warnings) session.err(`warning: ${warning}`);
+	for (const error of registry.errors) session.err(terminalText(`registry error: ${describeRegistryError(error)}`));
+	for (const warning of registry.warnings) session.err(terminalText(`warning: ${warning}`));
 	return registry.errors.length > 0;
 }

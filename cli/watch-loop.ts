@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { printReport } from "./route-report";
+import { terminalText } from "../src/core/terminal-text";
 import type { PassReport } from "../src/router/router";
 import { describeRegistryError } from "../src/core/registry";
 import { checkRegistry } from "./session";
@@ -41,7 +42,7 @@ function unusableRegistryWarning(session: Session): string {
 
 /** Says on stderr which outbox notes wait for their writer and why (rule 2): each time the router looked at one. */
 function printWaiting(session: Session, report: PassReport): void {
-	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(`waiting for its writer: ${path} (${reason})`);
+	for (const [path, reason] of Object.entries(report.waitReasons ?? {})) session.err(terminalText(`waiting for its writer: ${path} (${reason})`));
 }
 
 export async function watchRouting(session: Session, options: WatchOptions): Promise<void> {
@@ -108,7 +109,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			if (registryChanged && (await router.loadRegistry())) {
 				if (router.unusableRegistry) {
 					// Said once per spell: the registry may be saved several times before it is good again.
-					if (!registryTrouble) session.err(`warning: ${unusableRegistryWarning(session)}`);
+					if (!registryTrouble) session.err(terminalText(`warning: ${unusableRegistryWarning(session)}`));
 					registryTrouble = true;
 				} else {
 					if (registryTrouble) session.err("The registry can be used again: routing with it.");
@@ -148,9 +149,9 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			printReport(session, report);
 			options.onReport?.(report);
 			printWaiting(session, report);
-			if (report.busy && report.standby !== lastReason) session.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+			if (report.busy && report.standby !== lastReason) session.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
 			if (router.lease.lostTo !== null) {
-				session.err(`Stopped routing: ${router.lease.lostTo} routes this vault now.`);
+				session.err(terminalText(`Stopped routing: ${router.lease.lostTo} routes this vault now.`));
 				router.lease.lostTo = null;
 			}
 			lastReason = report.busy ? (report.standby ?? "") : "";

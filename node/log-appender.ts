@@ -29,6 +29,8 @@ export class LogAppender {
 	private readonly known = new Map<string, Known>();
 
 	async append(full: string, target: AppendTarget, text: string, header: string): Promise<"appended" | "present"> {
+		// Checked at every append, also through a descriptor kept open: the folder may have been swapped for a link since.
+		target.assertInside();
 		const now = target.stat();
 		const known = this.known.get(full);
 		let fd = this.open.get(full);
@@ -38,7 +40,6 @@ export class LogAppender {
 			fd = undefined;
 		}
 		if (fd === undefined) {
-			target.assertInside();
 			if (!now && (await target.create(header + text))) {
 				const made = target.stat();
 				if (made) this.known.set(full, { ino: made.ino, size: made.size });

@@ -112,10 +112,11 @@ export class NodeVault implements VaultPort {
 		return { text, info: this.info(vaultPath, read.st), truncated: read.bytes.length < read.st.size, basis };
 	}
 
-	private ensureParent(full: string): void {
+	/** Checks (at every write, see folder-guard.ts) that `full`'s folder is in the vault, and makes it once. `checked`: the caller has just checked it. */
+	private ensureParent(full: string, checked = false): void {
 		const parent = path.dirname(full);
+		if (!checked) this.assertInside(parent);
 		if (this.folders.has(parent)) return;
-		this.assertInside(parent);
 		fs.mkdirSync(parent, { recursive: true });
 		this.folders.add(parent);
 	}
@@ -140,8 +141,13 @@ export class NodeVault implements VaultPort {
 	}
 
 	async create(vaultPath: string, text: string, basis?: ReadFile): Promise<boolean> {
+		return this.createChecked(vaultPath, text, basis);
+	}
+
+	/** `checkedFolder`: a folder the caller has just checked; not checked again when it is this file's. */
+	private createChecked(vaultPath: string, text: string, basis?: ReadFile, checkedFolder?: string): boolean {
 		const full = this.abs(vaultPath);
-		this.ensureParent(full);
+		this.ensureParent(full, path.dirname(full) === checkedFolder);
 		const content = keepOriginalBytes(text, basis);
 		return linkIntoPlace(this.writeTemp(full, content), full, content);
 	}
@@ -241,11 +247,13 @@ export class NodeVault implements VaultPort {
 		if (before !== "done") return before;
 		// Both ends are checked before anything is written: a refused transfer leaves the note where it is, alone.
 		this.assertInside(path.dirname(sourceFull));
-		this.assertInside(this.abs(folder));
+		const folderFull = this.abs(folder);
+		this.assertInside(folderFull);
 		for (const name of names) {
 			const path = `${folder}/${name}`;
 			let existed = false;
-			if (!(await this.create(path, text, source))) {
+			// Its folder was checked just above: not twice for one write.
+			if (!this.createChecked(path, text, source, folderFull)) {
 				const there = await this.read(path);
 				if (!there || !options.isEarlierCopy?.(there.text)) continue;
 				existed = true;
@@ -281,8 +289,8 @@ export class NodeVault implements VaultPort {
 
 	async ensureFolder(vaultPath: string): Promise<void> {
 		const full = this.abs(vaultPath);
+		this.assertInside(full);
 		if (!this.folders.has(full)) {
-			this.assertInside(full);
 			fs.mkdirSync(full, { recursive: true });
 			this.folders.add(full);
 		}

@@ -1,3 +1,4 @@
+import { terminalText } from "../../src/core/terminal-text";
 import { listInbox } from "../../src/router/inbox-listing";
 import type { MessageSummary } from "../../src/router/message-view";
 import { required } from "../args";
@@ -18,7 +19,7 @@ takes a response out of the inbox.`;
 function line(m: MessageSummary): string {
 	const what = m.kind === "request" ? `${m.request_type ?? "?"} from ${m.source_group ?? "?"}` : `${m.status ?? "?"} from ${m.source_group ?? "?"}${m.in_reply_to ? ` to ${m.in_reply_to}` : ""}`;
 	const late = m.late ? " (late)" : "";
-	return `  ${m.message_id}  ${m.priority.padEnd(6)} ${what}${late}: ${m.summary || "(no text)"}`;
+	return terminalText(`  ${m.message_id}  ${m.priority.padEnd(6)} ${what}${late}: ${m.summary || "(no text)"}`);
 }
 
 export async function runInbox(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { terminalText } from "../../src/core/terminal-text";
 import { initVault } from "../../src/actions/init-vault";
 import type { ConfigFile, InitResult } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
@@ -59,7 +60,7 @@ export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const { registry, layout } = result;
 	const created = [...(result.registryCreated ? [result.registryPath] : []), ...result.folders, ...result.bases];
 	const added = result.groupsAdded.map((id) => `added the gateway group ${id} to ${result.registryPath} (a2a serve writes outside A2A clients' requests from it; nothing else in the registry changed)`);
-	for (const error of registry.errors) io.err(`registry error: ${describeRegistryError(error)}`);
+	for (const error of registry.errors) io.err(terminalText(`registry error: ${describeRegistryError(error)}`));
 	if (result.propertyTypesProblem) io.err(`property types not set: ${result.propertyTypesProblem} (${propertyTypes?.path})`);
 	const typesSet = result.propertyTypes.length > 0 ? propertyTypes?.path : undefined;
 	if (session.json) io.out(JSON.stringify({ vault: session.vault.dir, vault_created: vaultCreated, created, groups_added: result.groupsAdded, property_types: result.propertyTypes, groups: layout.groupIds(), registry_errors: registry.errors.length }));

@@ -4,6 +4,7 @@ import { cliIdentity, deviceState, fileObservations, routingLock } from "../../n
 import { checkRegistry, existingVaultFolder, openSession, rootFolder, vaultFolder } from "../session";
 import type { Session } from "../session";
 import { printReport } from "../route-report";
+import { terminalText } from "../../src/core/terminal-text";
 import type { PassReport } from "../../src/router/pass-context";
 import { watchRouting } from "../watch-loop";
 import { NODE_TIMERS, SdkRemoteAgents } from "../../servers/a2a/sdk-remote-agents";
@@ -60,7 +61,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		identity: cliIdentity(role, state),
 		observations: fileObservations(state),
 		localLock: routingLock(state, role),
-		remotes: { remotes: new SdkRemoteAgents(vaultDir), timers: NODE_TIMERS },
+		remotes: { remotes: new SdkRemoteAgents(), timers: NODE_TIMERS },
 	}, choice);
 	const registryErrors = checkRegistry(session);
 	const { router } = session;
@@ -81,7 +82,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			await new Promise((r) => setTimeout(r, 200));
 			report = await router.pass();
 		}
-		if (report.busy) io.err(`Not routing: ${report.standby ?? "another router routes this vault"}.`);
+		if (report.busy) io.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
 		// Requests sent to remote agents are followed until they are answered, up to a bound.
 		const forwarder = router.forwarder;
 		if (forwarder && forwarder.inFlight() > 0) {

@@ -1,3 +1,4 @@
+import { startTelemetry } from "../../node/telemetry/telemetry";
 import { promises as fs } from "node:fs";
 import { gatewayGroup } from "../../src/core/registry";
 import { Gateway } from "../../servers/a2a/gateway";
@@ -72,8 +73,10 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		if (why !== null) throw new UsageError(`--group ${only} cannot be served: ${why}`);
 	}
 	let server: A2aHttpServer | null = null;
+	const telemetry = await startTelemetry(process.env, io.err);
 	const gateway = new Gateway(router, vault, {
 		intervalMs,
+		onWritten: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined,
 		onError: (error) => io.err(`a2a serve: ${error instanceof Error ? error.message : String(error)}`),
 		onRegistryChange: () => {
 			server?.rebuild();
@@ -101,6 +104,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	} catch (error) {
 		grpc?.close();
 		await gateway.stop();
+		await telemetry?.sink.close();
 		process.off("SIGINT", stop);
 		process.off("SIGTERM", stop);
 		throw new UsageError(`cannot listen on ${host}:${grpcUrl === undefined && grpc !== null ? grpcPort : port}: ${(error as Error).message}`);
@@ -118,6 +122,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 	grpc?.close();
 	await server.close();
 	await gateway.stop();
+	await telemetry?.sink.close();
 	io.err("a2a serve: stopped.");
 	return 0;
 }

@@ -1,3 +1,4 @@
+import { terminalText } from "../../src/core/terminal-text";
 import { formatAge, isStale } from "../../src/core/agent";
 import { safeRelativeFolder } from "../../src/core/paths";
 import { UsageError, integer, many } from "../args";
@@ -13,7 +14,9 @@ Prints every agent (status, progress, last action, time since its last update, s
 in <root>/agents and the extra agent folders of the plugin's settings (or --agents), then the
 message counts of every group and the number of dead letters.`;
 
-function pad(text: string, width: number): string {
+/** A column of the table: the text terminal-safe (src/core/terminal-text.ts), cut or padded to `width`. */
+function pad(raw: string, width: number): string {
+	const text = terminalText(raw);
 	return text.length > width ? `${text.slice(0, width - 1)}… ` : text.padEnd(width + 1);
 }
 
@@ -29,7 +32,7 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	const staleMinutes = integer(args, "stale-minutes", 1) ?? shared.staleMinutes;
 	const now = Date.now();
 	const report = await statusReport(session, await agentFolders(session, extra), staleMinutes, now);
-	for (const path of report.unreadable) io.err(`could not read the frontmatter of ${path}`);
+	for (const path of report.unreadable) io.err(terminalText(`could not read the frontmatter of ${path}`));
 	if (session.json) {
 		for (const row of [...report.agents, ...report.groups, report.summary]) io.out(JSON.stringify(row));
 		return registryErrors ? 2 : 0;
@@ -43,7 +46,7 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 		const stale = isStale(a, now, staleMinutes * 60000) ? "  STALE" : "";
 		const age = a.updatedAt !== undefined ? formatAge(now - a.updatedAt) : "-";
 		const progress = a.progress !== undefined ? `${Math.round(a.progress)}%` : "-";
-		const result = a.result ? ` result=${a.result}` : "";
+		const result = a.result ? ` result=${terminalText(a.result)}` : "";
 		io.out(`  ${pad(a.name, 24)}${pad(a.status, 10)}${pad(progress, 8)}${pad(a.lastAction ?? "-", 32)}${pad(age, 11)}${result}${stale}`);
 	}
 	io.out("");
@@ -60,12 +63,12 @@ export async function runStatus(args: ParsedArgs, io: Pick<Session, "out" | "err
 	const remotes = report.groups.filter((g) => g.url !== undefined);
 	if (remotes.length > 0) {
 		io.out(`Remote groups (${remotes.length})`);
-		for (const g of remotes) io.out(`  ${pad(g.group, 24)}${g.url ?? ""}  ${g.forwarded ?? 0} forwarded, waiting for the answer`);
+		for (const g of remotes) io.out(`  ${pad(g.group, 24)}${terminalText(g.url ?? "")}  ${g.forwarded ?? 0} forwarded, waiting for the answer`);
 		io.out("");
 	}
 	io.out(`Dead letters: ${queues.deadLetters}`);
 	const lease = report.summary.router;
-	io.out(lease === null ? "Routing: no router has routed this vault yet" : lease.released ? `Routing: nobody now (${lease.name} stopped at ${lease.renewed})` : `Routing: ${lease.name} (last renewal ${lease.renewed})`);
-	for (const warning of report.summary.registry_warnings) io.out(`Note: ${warning}`);
+	io.out(terminalText(lease === null ? "Routing: no router has routed this vault yet" : lease.released ? `Routing: nobody now (${lease.name} stopped at ${lease.renewed})` : `Routing: ${lease.name} (last renewal ${lease.renewed})`));
+	for (const warning of report.summary.registry_warnings) io.out(terminalText(`Note: ${warning}`));
 	return registryErrors ? 2 : 0;
 }

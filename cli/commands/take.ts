@@ -1,3 +1,4 @@
+import { terminalText } from "../../src/core/terminal-text";
 import { takeResponse } from "../../src/router/take-response";
 import type { ParsedArgs } from "../args";
 import { positionalId } from "../args";
@@ -19,6 +20,6 @@ export async function runTake(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	checkRegistry(session);
 	const result = await takeResponse(session.router, id);
 	if (session.json) io.out(JSON.stringify(result));
-	else for (const t of result.taken) io.out(`${result.already_taken ? "already taken" : "taken"}: ${t.message_id} -> ${t.path}`);
+	else for (const t of result.taken) io.out(terminalText(`${result.already_taken ? "already taken" : "taken"}: ${t.message_id} -> ${t.path}`));
 	return 0;
 }

@@ -1,3 +1,4 @@
+import { terminalText } from "../../src/core/terminal-text";
 import { traceMessages } from "../../src/router/trace-listing";
 import type { ParsedArgs } from "../args";
 import { positionalId } from "../args";
@@ -19,11 +20,11 @@ export async function runTrace(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		for (const m of trace.messages) io.out(JSON.stringify(m));
 		return 0;
 	}
-	io.out(`trace ${trace.trace_id}: ${trace.messages.length} message(s)`);
+	io.out(terminalText(`trace ${trace.trace_id}: ${trace.messages.length} message(s)`));
 	for (const m of trace.messages) {
 		const what = m.kind === "request" ? `request (${m.request_type ?? "?"})` : `response (${m.status ?? "?"})`;
 		const place = m.where === "dead-letter" ? "dead-letter" : `${m.where} of ${m.group ?? "?"}`;
-		io.out(`  ${m.delivered_at ?? m.created ?? "-"}  ${m.source_group ?? "?"} -> ${m.target_group ?? "?"}  ${what}  ${m.message_id}  [${m.state ?? "-"}, ${place}]  ${m.summary}`);
+		io.out(terminalText(`  ${m.delivered_at ?? m.created ?? "-"}  ${m.source_group ?? "?"} -> ${m.target_group ?? "?"}  ${what}  ${m.message_id}  [${m.state ?? "-"}, ${place}]  ${m.summary}`));
 	}
 	return 0;
 }

@@ -1,3 +1,4 @@
+import { terminalText } from "../../src/core/terminal-text";
 import { findRequest } from "../../src/router/message-lookup";
 import { describeOutcome } from "../../src/router/request-state";
 import type { RequestState } from "../../src/router/request-state";
@@ -40,7 +41,7 @@ function print(io: Pick<Session, "out">, json: boolean, view: RequestState): voi
 		return;
 	}
 	io.out(`state: ${view.state}`);
-	if (view.dead_letter) io.out(`dead letter: ${view.dead_letter.path}`);
+	if (view.dead_letter) io.out(terminalText(`dead letter: ${view.dead_letter.path}`));
 	if (view.response) for (const line of messageText(view.response)) io.out(line);
 }
 
@@ -55,7 +56,7 @@ export async function runWait(args: ParsedArgs, io: Pick<Session, "out" | "err">
 	const view = await describeOutcome(router, request, outcome);
 	if (view.state === "pending") {
 		if (session.json) io.out(JSON.stringify(view));
-		else io.err(`No outcome for ${id} after ${timeout ?? 0} s: it is still pending (the request is in the ${view.request.where} of ${view.request.group ?? "?"}).`);
+		else io.err(terminalText(`No outcome for ${id} after ${timeout ?? 0} s: it is still pending (the request is in the ${view.request.where} of ${view.request.group ?? "?"}).`));
 		return EXIT_PENDING;
 	}
 	print(io, session.json, view);

@@ -1,4 +1,6 @@
 import manifest from "../../manifest.json";
+import { creationSpan } from "../../src/core/message-span";
+import type { WrittenMessage } from "../../src/core/message-span";
 import { SpanRecorder } from "../../src/router/span-recorder";
 import { telemetryConfig } from "./otel-config";
 import { OtlpSink } from "./otlp-sink";
@@ -9,6 +11,8 @@ import { OtlpSink } from "./otlp-sink";
 export interface Telemetry {
 	recorder: SpanRecorder;
 	sink: OtlpSink;
+	/** Records the creation span of a message this command wrote (a2a serve, a2a mcp). */
+	created(fields: WrittenMessage, atMs: number): void;
 }
 
 /** Telemetry as the environment asks for it, or null (a problem with what it asks for is said on stderr). */
@@ -17,5 +21,12 @@ export async function startTelemetry(env: NodeJS.ProcessEnv, warn: (line: string
 	if (problem) warn(`telemetry: ${problem}`);
 	if (!config) return null;
 	const sink = await OtlpSink.load(config, { warn, version: manifest.version }, env);
-	return { sink, recorder: new SpanRecorder(sink, { includeText: config.includeText }) };
+	return {
+		sink,
+		recorder: new SpanRecorder(sink, { includeText: config.includeText }),
+		created(fields, atMs) {
+			const span = creationSpan(fields, atMs);
+			if (span) sink.record(span);
+		},
+	};
 }

@@ -24,6 +24,8 @@ export class GatewayWriter {
 		private readonly tasks: VaultTasks,
 		private readonly lock: KeyedLock,
 		private readonly clock: () => number = Date.now,
+		/** Told of each request note written (telemetry: its creation span). */
+		private readonly onWritten?: (fields: Record<string, unknown>, atMs: number) => void,
 	) {}
 
 	/** Writes the message as a request note to `target`, unless it is one already; resolves with its task id. */
@@ -59,6 +61,7 @@ export class GatewayWriter {
 		if (!folder) throw new Error(unknownGroupReason(gateway, this.router.layout.groupIds()));
 		const path = await createUnderFreeName(this.router.port, folder, messageFileName(mapped.request, now), text, id);
 		this.tasks.outbox.add(path, text);
+		this.onWritten?.({ ...mapped.request.envelope, ...mapped.request.extra }, now);
 		return id;
 	}
 

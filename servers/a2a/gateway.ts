@@ -20,6 +20,8 @@ export interface GatewayOptions {
 	onError: (error: unknown) => void;
 	/** Called after the registry changed (groups may have come or gone). */
 	onRegistryChange?: () => void;
+	/** Told of each request note the gateway writes (telemetry: its creation span). */
+	onWritten?: (fields: Record<string, unknown>, atMs: number) => void;
 }
 
 export class Gateway {
@@ -39,7 +41,7 @@ export class Gateway {
 		const gateway = () => this.gatewayId();
 		this.outbox = new GatewayOutbox(router.port, () => router.layout, gateway);
 		this.tasks = new VaultTasks(router, this.outbox, gateway);
-		this.writer = new GatewayWriter(router, this.tasks, this.lock);
+		this.writer = new GatewayWriter(router, this.tasks, this.lock, Date.now, options.onWritten);
 		this.canceller = new Canceller(router, this.tasks, this.lock, (ids) => this.events.notify(ids));
 		this.watch = new VaultWatch({
 			folders: () => this.watchedFolders(),

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
+import { terminalText } from "../../src/core/terminal-text";
 
 // The HTTP side of `a2a serve` that the SDK leaves to its host: bodies read with a hard limit
 // (refused before parsing), strict UTF-8 and JSON, the bearer token, JSON answers.
@@ -99,10 +100,9 @@ export function isLoopback(host: string): boolean {
 	return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
-/** A client-given text made safe for one log line. */
+/** A client-given text made safe for one log line: terminal-safe (src/core/terminal-text.ts), cut to `max`. */
 export function logSafe(text: string, max = 200): string {
-	// eslint-disable-next-line no-control-regex -- control characters are exactly what a log line must not hold
-	const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+	const flat = terminalText(text);
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

@@ -1,6 +1,3 @@
-import { promises as fs } from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { ListTasksResponse, Message, SendMessageRequest, Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
@@ -12,13 +9,14 @@ import type { GroupEntry } from "../../src/core/registry";
 import { MAX_REMOTE_RESPONSE_BYTES } from "../../src/core/remote-answer";
 import { tokenRefusal } from "../../src/core/remote-request";
 import type { RemoteAgents, RemoteCall } from "../../src/router/remote-agents";
+import { checkSecretOrigin, readSecret } from "../../node/secrets";
 
 // The CLI's way to call remote A2A agents (src/router/remote-agents.ts): the official @a2a-js/sdk
-// client, one per group and URL, with the group's `token_file:` read into `Authorization: Bearer`
-// (for the card and every call, only to the registry url's address). An answer is read up to the
-// relay's 1 MB limit and no further. Only http(s) URLs are called (the registry refuses others too). A
-// token file is read relative to the vault folder (`~/` is the home folder); its content never
-// appears in an error.
+// client, one per group and URL, with the secret the group's `token_secret:` names (node/secrets.ts:
+// the user's private configuration folder or A2A_SECRET_<ID>, never the vault, never a path) sent as
+// `Authorization: Bearer` for the card and every call, only to the registry url's origin and never
+// after a redirect. An answer is read up to the relay's 1 MB limit and no further. Only http(s) URLs
+// are called (the registry refuses others too). A secret's value never appears in an error.
 
 /** Node's timers, for the router's forwarder. */
 export const NODE_TIMERS = { set: (callback: () => void, ms: number): unknown => setTimeout(callback, ms), clear: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout) };
@@ -81,7 +79,7 @@ function classify(error: unknown): RemoteCall {
 		const code = Number(status);
 		// 408 and 429 say "later", like a server error.
 		const later = code >= 500 || code === 408 || code === 429;
-		return { ok: false, kind: later ? "transport" : "refused", reason: `HTTP ${code}${code === 401 || code === 403 ? " (the token of the group's token_file was not accepted)" : ""}` };
+		return { ok: false, kind: later ? "transport" : "refused", reason: `HTTP ${code}${code === 401 || code === 403 ? " (the token of the group's token_secret was not accepted)" : ""}` };
 	}
 	const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
 	return { ok: false, kind: "transport", reason: `${reason}${cause}` };
@@ -98,26 +96,25 @@ export class SdkRemoteAgents implements RemoteAgents {
 	private readonly clients = new Map<string, Promise<Client>>();
 
 	constructor(
-		private readonly vaultDir: string,
 		private readonly cardTimeoutMs = CARD_TIMEOUT_MS,
+		private readonly secret: (id: string, url: string) => string = (id, url) => {
+			const token = readSecret(id);
+			checkSecretOrigin(id, new URL(url).origin);
+			return token;
+		},
 	) {}
 
-	private async token(group: GroupEntry): Promise<string | null> {
-		if (group.tokenFile === undefined) return null;
-		const file = group.tokenFile.startsWith("~/") ? path.join(os.homedir(), group.tokenFile.slice(2)) : path.resolve(this.vaultDir, group.tokenFile);
-		let text: string;
+	private token(group: GroupEntry): string | null {
+		if (group.tokenSecret === undefined) return null;
 		try {
-			text = await fs.readFile(file, "utf8");
+			return this.secret(group.tokenSecret, group.url ?? "");
 		} catch (error) {
-			throw new Error(`token_file ${group.tokenFile} of ${group.id} cannot be read: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+			throw new RemoteRefusal(`${group.id}: ${error instanceof Error ? error.message : String(error)}`);
 		}
-		const token = text.trim();
-		if (token === "" || /\s/.test(token)) throw new Error(`token_file ${group.tokenFile} of ${group.id} must hold one token without spaces`);
-		return token;
 	}
 
 	private async makeClient(group: GroupEntry, url: string): Promise<Client> {
-		const token = await this.token(group);
+		const token = this.token(group);
 		// Every call's answer is read within the relay's limit, and the token goes only to the registry url's address.
 		const guarded =
 			(timeoutMs?: number): typeof fetch =>
@@ -130,9 +127,14 @@ export class SdkRemoteAgents implements RemoteAgents {
 					headers.set("Authorization", `Bearer ${token}`);
 				}
 				const signal = init?.signal ?? (timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs));
-				// A call with the token follows no redirect: the token goes to the registry url's address and nowhere else.
-				const redirect = token === null ? init?.redirect : "error";
-				return capped(await fetch(input, { ...init, headers, signal, redirect }), MAX_REMOTE_RESPONSE_BYTES);
+				// A call with the token follows no redirect (fetch would carry the header along): the token goes to the registry url's origin and nowhere else.
+				const redirect = token === null ? init?.redirect : "manual";
+				const response = await fetch(input, { ...init, headers, signal, redirect });
+				if (token !== null && (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400))) {
+					void response.body?.cancel();
+					throw new RemoteRefusal(`${group.id} answered with a redirect (HTTP ${response.status}); the group's token is never sent after a redirect (set url: to the agent's own address)`);
+				}
+				return capped(response, MAX_REMOTE_RESPONSE_BYTES);
 			};
 		// The card is read once per client, within a bound: an agent that never answers it must not keep a one-off `a2a route` alive.
 		const cardResolver = new DefaultAgentCardResolver({ fetchImpl: guarded(this.cardTimeoutMs) });
@@ -144,7 +146,7 @@ export class SdkRemoteAgents implements RemoteAgents {
 	private client(group: GroupEntry): Promise<Client> {
 		const url = group.url ?? "";
 		if (!/^https?:\/\//i.test(url)) return Promise.reject(new Error(`${group.id}: only http:// and https:// agents are called, not ${url}`));
-		const key = `${group.id}\n${url}\n${group.tokenFile ?? ""}`;
+		const key = `${group.id}\n${url}\n${group.tokenSecret ?? ""}`;
 		let client = this.clients.get(key);
 		if (!client) {
 			client = this.makeClient(group, url);
@@ -160,7 +162,7 @@ export class SdkRemoteAgents implements RemoteAgents {
 		} catch (error) {
 			const outcome = classify(error);
 			// The agent may have moved or changed its card: read it again next time.
-			if (!outcome.ok && outcome.kind !== "not_found") this.clients.delete(`${group.id}\n${group.url ?? ""}\n${group.tokenFile ?? ""}`);
+			if (!outcome.ok && outcome.kind !== "not_found") this.clients.delete(`${group.id}\n${group.url ?? ""}\n${group.tokenSecret ?? ""}`);
 			return outcome;
 		}
 	}

@@ -20,5 +20,5 @@ export function isAgentNotePath(path: string, folders: readonly string[]): boole
 export function agentNameProblem(name: string): string | null {
 	if (name === "") return "give the agent a name";
 	if (safeFileSegment(name, "") === name) return null;
-	return `agent name "${name.slice(0, 60)}" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], a leading dot and spaces at either end`;
+	return `agent name "${name.slice(0, 60)}" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], control and invisible format characters, a leading dot and spaces at either end`;
 }

@@ -10,11 +10,13 @@ import { utf8Length } from "./text";
 export const MAX_NAME_BYTES = 255;
 
 /**
- * Characters a delivered note's name never holds: separators and control characters (rule 7), the
- * characters Windows, macOS or phones refuse in names, and those that break a wiki-link to the note.
+ * Characters a name the relay derives from outside text never holds (a delivered note's name, a saved
+ * remote file's, a segment made of a message id): separators, control characters (Cc: C0, DEL, C1;
+ * rule 7), format characters (Cf: bidirectional overrides and isolates, zero-width characters, the
+ * BOM), which make a name show as another (`a\u202Egnp.md` shows as `amd.png`), the characters
+ * Windows, macOS or phones refuse in names, and those that break a wiki-link to the note. Each becomes `-`.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name replaces
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|#^[\]]/g;
+export const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\p{Cf}/\\:*?"<>|#^[\]]/gu;
 
 /** `text` cut to at most `max` bytes of UTF-8, between two characters. */
 export function fitBytes(text: string, max: number): string {
@@ -38,7 +40,7 @@ export function safeStem(fileName: string): string {
 	const dot = fileName.lastIndexOf(".");
 	const ext = dot > 0 ? fileName.slice(dot + 1).toLowerCase() : "";
 	const stem = ext === "md" || ext === "yaml" || ext === "yml" ? fileName.slice(0, dot) : fileName;
-	const cleaned = stem.normalize("NFC").replace(UNSAFE, "-").trim().replace(/[.\s]+$/, "");
+	const cleaned = stem.normalize("NFC").replace(UNSAFE_NAME_CHARACTERS, "-").trim().replace(/[.\s]+$/, "");
 	if (cleaned.replace(/[.\s-]/g, "") === "") return `message-${shortHash(fileName, 8)}`;
 	return cleaned.startsWith(".") ? cleaned.replace(/^[.\s]+/, "") || `message-${shortHash(fileName, 8)}` : cleaned;
 }

@@ -40,10 +40,13 @@ function isContinuation(line: string): boolean {
  * The quick way to apply an edit to simple frontmatter: the lines of each changed top-level field are
  * replaced by that field written anew, every other line stays as it is. Null (take the careful way,
  * through the YAML document) whenever the block holds anything this cannot be sure about: anchors,
- * aliases, tags, quoted or complex keys, CRLF, or a key it could not find on its own line.
+ * aliases, tags, quoted or complex keys, CRLF, a line starting with a tab, or a key it could not find on its own line.
  */
 export function editTopLevelKeys(yaml: string, before: Record<string, unknown>, after: Record<string, unknown>, writeWithLibrary: (key: string, value: unknown) => string): string | null {
 	if (yaml.includes("\r") || (mayHoldNodeProperty(yaml) && /(?:^|[\s[{,])[&*!]/.test(yaml))) return null;
+	// A line that starts with a tab is left to the library: kept as it is before a field written
+	// after it (`b:\n\t\nnew: x`), the library refuses the block ("tabs are not allowed as indentation").
+	if (yaml.includes("\n\t") || yaml.startsWith("\t")) return null;
 	const lines = yaml.endsWith("\n") ? yaml.slice(0, -1).split("\n") : yaml.split("\n");
 	if (yaml === "") lines.length = 0;
 	const blocks = new Map<string, { start: number; end: number }>();

@@ -86,11 +86,21 @@ function parseDoc(yaml: string, uniqueKeys = true): Document {
 	return doc;
 }
 
-/** Throws YamlError when collections nest deeper than MAX_DEPTH (walked without recursion). */
+/**
+ * What the library refuses to write in an anchor name (whitespace in JavaScript's sense, controls,
+ * flow indicators), though it reads one: `b: &x\u00a0` read, then every stamp of the note threw, and
+ * the note was neither routed nor quarantined. PyYAML refuses such a name when it reads it.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what an anchor may not hold
+const UNWRITABLE_ANCHOR = /[\x00-\x19\s,[\]{}]/;
+
+/** Throws YamlError when collections nest deeper than MAX_DEPTH or an anchor cannot be written back (walked without recursion). */
 function checkDepth(doc: Document): void {
 	const stack: [unknown, number][] = [[doc.contents, 1]];
 	for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
 		const [node, depth] = top;
+		const anchor = (node as { anchor?: unknown } | null)?.anchor;
+		if (typeof anchor === "string" && UNWRITABLE_ANCHOR.test(anchor)) throw new YamlError(`YAML does not parse: the anchor ${JSON.stringify(anchor)} holds whitespace or a control character`);
 		if (isMap(node) || isSeq(node)) {
 			if (depth > MAX_DEPTH) throw new YamlError(`YAML does not parse: values are nested more than ${MAX_DEPTH} levels deep`);
 			for (const item of node.items) stack.push([item, depth + 1]);

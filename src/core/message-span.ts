@@ -132,3 +132,47 @@ export function settledBy(decision: RoutingDecision, entryAt: (path: string) => 
 			return [];
 	}
 }
+
+/** The fields of a message its writer knows as it writes it (the note's frontmatter). */
+export interface WrittenMessage {
+	message_id?: unknown;
+	trace_id?: unknown;
+	kind?: unknown;
+	parent_id?: unknown;
+	in_reply_to?: unknown;
+	source_group?: unknown;
+	target_group?: unknown;
+	request_type?: unknown;
+	traceparent?: unknown;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/**
+ * The span of a message's creation (`a2a serve` writing an A2A call as a request note, `a2a mcp`
+ * writing an agent's request or answer): the messaging conventions' `create` operation, at one
+ * instant, in the conversation's trace, beside the relay's span of the same message (same parent).
+ */
+export function creationSpan(fields: WrittenMessage, atMs: number): SpanRecord | null {
+	const messageId = text(fields.message_id);
+	const traceId = text(fields.trace_id);
+	if (!messageId || !traceId) return null;
+	const kind = fields.kind === "response" || (fields.in_reply_to !== undefined && fields.request_type === undefined) ? "response" : "request";
+	const entry = { kind, messageId, traceId, parentId: text(fields.parent_id), inReplyTo: text(fields.in_reply_to), traceparent: text(fields.traceparent) } as IndexEntry;
+	const trace = traceIdOf(traceId);
+	const attributes: Record<string, string | number | boolean> = {
+		"messaging.system": MESSAGING_SYSTEM,
+		"messaging.operation.type": "create",
+		"messaging.operation.name": "create",
+		"messaging.message.id": messageId,
+		"messaging.message.conversation_id": traceId,
+		"a2a_relay.kind": kind,
+	};
+	const target = text(fields.target_group);
+	if (target) attributes["messaging.destination.name"] = target;
+	const source = text(fields.source_group);
+	if (source) attributes["a2a_relay.source_group"] = source;
+	const type = text(fields.request_type);
+	if (type) attributes["a2a_relay.request_type"] = type;
+	return { name: `create ${target ?? "reply"}`, traceId: trace, spanId: spanIdOf(messageId, "create"), ...lineage(entry, trace), startMs: atMs, endMs: atMs, attributes, events: [] };
+}

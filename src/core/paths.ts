@@ -1,3 +1,5 @@
+import { UNSAFE_NAME_CHARACTERS } from "./file-names";
+
 // Vault-relative path arithmetic. Mirrors Obsidian's normalizePath so the core (which may not
 // import obsidian) and the adapters agree on every path they build.
 
@@ -68,13 +70,12 @@ export function safeRelativeFolder(raw: string): string | null {
 
 /**
  * Turns any text (a message id, a title) into a file-name segment that cannot leave its folder:
- * no separators, no leading dot, no control or reserved characters.
+ * no separators, no leading dot, no control, format or reserved characters.
  */
 export function safeFileSegment(raw: string, fallback = "message"): string {
 	const cleaned = raw
 		.normalize("NFC")
-		// eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
-		.replace(/[\u0000-\u001f\u007f<>:"/\\|?*#^[\]]/g, "-")
+		.replace(UNSAFE_NAME_CHARACTERS, "-")
 		.replace(/\s+/g, " ")
 		.replace(/^[.\s-]+/, "")
 		.trim()

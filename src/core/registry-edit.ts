@@ -14,7 +14,7 @@ export type CommunicationKey = "max_hops" | "timeout_seconds" | "retry_attempts"
 export type RegistryEdit =
 	| { op: "set-communication"; key: CommunicationKey; value: number }
 	| { op: "add-group"; id: string; description?: string; gateway?: true }
-	| { op: "set-group"; id: string; field: "description" | "url"; value: string }
+	| { op: "set-group"; id: string; field: "description" | "url" | "token_secret"; value: string }
 	| { op: "rename-group"; id: string; to: string }
 	| { op: "remove-group"; id: string };
 

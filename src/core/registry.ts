@@ -19,6 +19,17 @@ export function reservedGroupReason(id: string): string | null {
 	return `group id "${id}" is reserved for the router (its own error and timeout responses come from ${ROUTER_SENDER}): choose another id`;
 }
 
+const SECRET_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** The one rule for a secret id, in words. */
+export const SECRET_ID_RULE = "1 to 64 lowercase letters, digits or dashes, starting and ending with a letter or digit";
+/** Where a secret named by token_secret lives (protocol section 2). */
+export const SECRET_PLACES = "in Obsidian's secret storage (Settings → A2A Relay → Groups) for the plugin, and for the a2a command line in the file <id> of ~/.config/a2a-relay/secrets/ (or $XDG_CONFIG_HOME/a2a-relay/secrets/; owner-only) or the environment variable A2A_SECRET_<ID>";
+
+/** A secret's id as a registry names it (token_secret): Obsidian's secret ids and a plain file name, never a path. */
+export function isSecretId(value: unknown): value is string {
+	return typeof value === "string" && SECRET_ID.test(value);
+}
+
 export interface GroupEntry {
 	id: string;
 	description?: string;
@@ -26,8 +37,8 @@ export interface GroupEntry {
 	folder?: string;
 	/** The address of a remote A2A agent: requests to this group are forwarded over HTTP (section 8). */
 	url?: string;
-	/** A file (outside the registry) holding the bearer token for `url`. */
-	tokenFile?: string;
+	/** The id of the secret holding the bearer token for `url` (never the token, never a path). */
+	tokenSecret?: string;
 	/** False when `a2a serve` must not serve this group. */
 	serve: boolean;
 	/** The group `a2a serve` writes inbound requests from (section 8). */
@@ -86,7 +97,7 @@ function readCommunication(raw: unknown, errors: RegistryError[]): Communication
 }
 
 /** An http(s) URL of a remote agent, or null. */
-function remoteUrl(value: unknown): string | null {
+export function remoteUrl(value: unknown): string | null {
 	if (typeof value !== "string") return null;
 	try {
 		const url = new URL(value.trim());
@@ -132,8 +143,18 @@ function readEntry(key: string | null, raw: unknown, where: string, errors: Regi
 		}
 		entry.url = url;
 	}
-	if (typeof body.token_file === "string" && body.token_file.trim() !== "") entry.tokenFile = body.token_file.trim();
-	else if (body.token !== undefined) errors.push({ where, message: "a token never goes in the registry: put it in a file and name that file with token_file" });
+	if (body.token_file !== undefined) {
+		errors.push({ where, message: `token_file is no longer read (a registry names a secret, never a path): name the token with token_secret: <id> and keep it ${SECRET_PLACES}` });
+		return null;
+	}
+	if (body.token !== undefined) errors.push({ where, message: `a token never goes in the registry: name it with token_secret: <id> and keep it ${SECRET_PLACES}` });
+	if (body.token_secret !== undefined && body.token_secret !== null) {
+		if (!isSecretId(body.token_secret)) {
+			errors.push({ where, message: `token_secret ${describeValue(body.token_secret)} must be a secret id: ${SECRET_ID_RULE}` });
+			return null;
+		}
+		entry.tokenSecret = body.token_secret;
+	}
 	return entry;
 }
 

@@ -1,3 +1,4 @@
+import { UNSAFE_NAME_CHARACTERS } from "./file-names";
 import { shortHash } from "./hash";
 
 // File bytes a remote agent sends in its answer (A2A `raw` parts) are data: they are saved as they
@@ -13,14 +14,12 @@ export interface RemoteFile {
 
 export type RemoteFileBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name replaces
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|#^[\]]/g;
 const MAX_NAME = 100;
 
 /** A file name for what the remote called `name`: its last segment, cleaned, never hidden, never empty. */
 export function safeArtifactName(name: string): string {
 	const last = name.split(/[/\\]/).pop() ?? "";
-	let cleaned = last.normalize("NFC").replace(UNSAFE, "-").trim().replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+	let cleaned = last.normalize("NFC").replace(UNSAFE_NAME_CHARACTERS, "-").trim().replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
 	if (cleaned.replace(/[.\s-]/g, "") === "") cleaned = `file-${shortHash(name, 8)}`;
 	if (cleaned.length > MAX_NAME) {
 		const dot = cleaned.lastIndexOf(".");

@@ -40,7 +40,7 @@ function artifactPart(item: string): WirePart {
 }
 
 /** The origin (scheme, host, port) an http(s) URL connects to, as fetch parses it, or null when it is not one. */
-function originOf(url: string): string | null {
+export function originOf(url: string): string | null {
 	try {
 		const parsed = new URL(url);
 		return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : null;

@@ -4,6 +4,7 @@ import { setOwn } from "./text";
 // plain, quoted, integer, boolean or null values, and block lists of such values. It returns exactly
 // what the yaml library (YAML 1.2 core schema, strict, unique keys) returns for the same text, and
 // null for anything it is not sure about, which the caller then reads with the library.
+// test/unit/simple-yaml.differential.test.ts holds it to that on 100,000 blocks made to sit on its edges.
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
 const ITEM_LINE = /^(?: {2})?- (.*)$/;
@@ -54,11 +55,17 @@ export function parseSimpleYaml(yaml: string): Record<string, unknown> | null {
 	const lines = yaml.split("\n");
 	let list: unknown[] | null = null;
 	let listKey: string | null = null;
+	// Every item of one list starts at the same column (0 or 2): the library refuses a list that
+	// mixes them, or reads an indented item after one at column 0 as the rest of that item's text.
+	let listIndent = 0;
 	for (const line of lines) {
 		if (line === "" || line.startsWith("#")) continue;
 		const item = ITEM_LINE.exec(line);
 		if (item) {
 			if (listKey === null) return null;
+			const indent = line.startsWith(" ") ? 2 : 0;
+			if (list !== null && indent !== listIndent) return null;
+			listIndent = indent;
 			const value = scalar(item[1]);
 			if (value === NO_VALUE || BLANK.test(item[1]) || item[1].startsWith("- ")) return null;
 			list ??= [];

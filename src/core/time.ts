@@ -32,10 +32,13 @@ function parseOtherTime(value: string): number {
 	const m = ISO.exec(value.trim());
 	if (!m) return Number.NaN;
 	const [, y, mo, d, h = "00", mi = "00", s = "00", frac = "", zone = "Z"] = m;
-	const ms = frac === "" ? 0 : Math.round(Number(`0${frac}`) * 1000);
+	// A fraction of any length is cut to milliseconds, never rounded: 23:59:59.9995 stays in its day.
+	const ms = frac === "" ? 0 : Number(`${frac.slice(1)}00`.slice(0, 3));
+	const offset = zoneOffsetMs(zone);
+	if (Number.isNaN(offset)) return Number.NaN;
 	const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
 	if (!isValidCalendar(utc, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s))) return Number.NaN;
-	return utc - zoneOffsetMs(zone);
+	return utc - offset;
 }
 
 /**
@@ -82,12 +85,14 @@ function isValidCalendar(utc: number, y: number, mo: number, d: number, h: numbe
 	return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** The offset of a zone in milliseconds, or NaN beyond ±23:59 (hours 00 to 23, minutes 00 to 59). */
 function zoneOffsetMs(zone: string): number {
 	if (zone === "Z" || zone === "z") return 0;
 	const sign = zone.startsWith("-") ? -1 : 1;
 	const digits = zone.slice(1).replace(":", "");
 	const hours = Number(digits.slice(0, 2));
 	const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+	if (hours > 23 || minutes > 59) return Number.NaN;
 	return sign * (hours * 60 + minutes) * 60000;
 }
 

@@ -4,6 +4,7 @@ import type { RoutingDecision } from "../core/decision";
 import { describeRegistryError } from "../core/registry";
 import { queueSummary } from "../core/queues";
 import type { QueueSummary } from "../core/queues";
+import { MISSING_REGISTRY } from "../router/registry-loader";
 import { Router } from "../router/router";
 import type { PassReport } from "../router/router";
 import type { RelaySettings } from "../settings";
@@ -174,6 +175,10 @@ export class Relay extends Component {
 	private reportRegistryErrors(): void {
 		const { errors, warnings } = this.router.registry;
 		if (errors.length === 0 && warnings.length === 0) return;
+		// A vault without the A2A folder is one the user has not set up yet: the sidebar's welcome
+		// card leads them there, a notice on every start would only scold.
+		const notSetUp = warnings.length === 0 && errors.every((e) => e.message === MISSING_REGISTRY) && this.app.vault.getAbstractFileByPath(this.router.layout.root) === null;
+		if (notSetUp) return;
 		const text = `A2A registry: ${[...errors.map(describeRegistryError), ...warnings].join("; ")}`;
 		this.notifier.notify("registry", text, (_n, latest) => latest);
 	}

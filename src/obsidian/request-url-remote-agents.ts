@@ -1,4 +1,4 @@
-import { normalizePath, requestUrl } from "obsidian";
+import { requestUrl } from "obsidian";
 import type { App, RequestUrlResponse } from "obsidian";
 import { ROUTING_EXTENSION } from "../core/a2a-routing";
 import { A2A_METHOD, A2A_VERSION, taskWithMessage } from "../core/a2a-wire";
@@ -7,12 +7,15 @@ import type { GroupEntry } from "../core/registry";
 import { tokenRefusal } from "../core/remote-request";
 import { isPlainObject } from "../core/text";
 import type { RemoteAgents, RemoteCall } from "../router/remote-agents";
+import { SecretApprovals } from "./secret-approvals";
 
 // The plugin's way to call remote A2A agents (src/router/remote-agents.ts): A2A v1.0 JSON-RPC over
 // HTTP through Obsidian's requestUrl (desktop and mobile, no CORS), with no SDK in main.js. The
-// agent's card is read once per group (its JSON-RPC interface URL); a group's `token_file:` is a
-// vault file whose text is sent as `Authorization: Bearer`, only to the registry url's address (a
-// card naming another is refused). Only http(s) URLs are called.
+// agent's card is read once per group (its JSON-RPC interface URL); a group's `token_secret:` names a
+// secret in Obsidian's secret storage (never a vault file) whose value is sent as `Authorization:
+// Bearer`, only to the registry url's origin (a card naming another is refused), and only when the
+// user chose that secret for that origin on this device (secret-approvals.ts). Only http(s) URLs are
+// called.
 
 /** A URL as fetch parses and calls it, or the text as it is when it does not parse. */
 function canonicalUrl(url: string): string {
@@ -34,26 +37,33 @@ interface RpcReply {
 function errorOf(status: number, text: string): Extract<RemoteCall, { ok: false }> | null {
 	if (status >= 200 && status < 300) return null;
 	const later = status >= 500 || status === 408 || status === 429;
-	const auth = status === 401 || status === 403 ? " (the token of the group's token_file was not accepted)" : "";
+	const auth = status === 401 || status === 403 ? " (the token of the group's token_secret was not accepted)" : "";
 	return { ok: false, kind: later ? "transport" : "refused", reason: `HTTP ${status}${auth}${text.trim() === "" ? "" : `: ${text.slice(0, 200)}`}` };
 }
+
+/** A group's secret cannot be sent (not set, or not one token): the request is refused, not tried again. */
+class SecretRefusal extends Error {}
 
 export class RequestUrlRemoteAgents implements RemoteAgents {
 	private readonly endpoints = new Map<string, string>();
 	private nextId = 1;
 
-	constructor(private readonly app: App) {}
+	private readonly approvals: SecretApprovals;
+
+	constructor(private readonly app: App) {
+		this.approvals = new SecretApprovals(app);
+	}
 
 	private async headers(group: GroupEntry): Promise<Record<string, string>> {
 		const headers: Record<string, string> = { "A2A-Version": A2A_VERSION, "A2A-Extensions": ROUTING_EXTENSION, Accept: "application/json" };
-		if (group.tokenFile === undefined) return headers;
-		let token: string;
-		try {
-			token = (await this.app.vault.adapter.read(normalizePath(group.tokenFile))).trim();
-		} catch {
-			throw new Error(`token_file ${group.tokenFile} of ${group.id} cannot be read`);
+		if (group.tokenSecret === undefined) return headers;
+		// Only to an address the user chose this secret for on this device: a registry edited elsewhere cannot redirect it.
+		if (!this.approvals.approved(group.tokenSecret, group.url ?? "")) {
+			throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} was not chosen for ${group.url ?? ""} on this device: pick it in Settings → A2A Relay → Groups to send it there`);
 		}
-		if (token === "" || /\s/.test(token)) throw new Error(`token_file ${group.tokenFile} of ${group.id} must hold one token without spaces`);
+		const token = (this.app.secretStorage.getSecret(group.tokenSecret) ?? "").trim();
+		if (token === "") throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} is not set: pick or create it in Settings → A2A Relay → Groups`);
+		if (/\s/.test(token)) throw new SecretRefusal(`secret ${group.tokenSecret} of ${group.id} must hold one token without spaces`);
 		headers.Authorization = `Bearer ${token}`;
 		return headers;
 	}
@@ -93,7 +103,7 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 		// Called as parsed (a backslash is a slash), so the address checked is the address called.
 		const url = canonicalUrl(rpc?.url ?? base);
 		if (!/^https?:\/\//i.test(url)) return { ok: false, kind: "refused", reason: `the agent's card names ${url}, which is not an http(s) address` };
-		const refusal = group.tokenFile === undefined ? null : tokenRefusal(group.id, base, url);
+		const refusal = group.tokenSecret === undefined ? null : tokenRefusal(group.id, base, url);
 		if (refusal !== null) return { ok: false, kind: "refused", reason: refusal };
 		this.endpoints.set(base, url);
 		return url;
@@ -121,6 +131,7 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 			}
 			return { ok: true, result: json.result, bytes: new TextEncoder().encode(reply.text).length };
 		} catch (error) {
+			if (error instanceof SecretRefusal) return { ok: false, kind: "refused", reason: error.message };
 			// The agent may have moved or changed its card: read it again next time.
 			this.endpoints.clear();
 			return { ok: false, kind: "transport", reason: error instanceof Error ? error.message : String(error) };

@@ -20,6 +20,7 @@ import { MessageFlowPanel } from "./view/message-flow";
 import { RenderBatcher } from "./view/render-batcher";
 import type { Batch } from "./view/render-batcher";
 import { Toolbar } from "./view/toolbar";
+import { WelcomeCard } from "./view/welcome-card";
 
 // The agent status sidebar: agents (lifecycle, progress, last action, staleness) and the message
 // flow, live. It renders what the agent store and the relay computed and keeps nothing else but
@@ -35,7 +36,14 @@ const LOG_ROWS = 10;
 interface SavedState {
 	grouping?: unknown;
 	filter?: unknown;
+	density?: unknown;
 }
+
+/** Rows: one line each when there are many agents (auto), always, or never. */
+type Density = "auto" | "compact" | "detailed";
+const isDensity = (value: unknown): value is Density => value === "auto" || value === "compact" || value === "detailed";
+/** From this many agents on, the automatic density shows one line per agent. */
+const COMPACT_FROM = 6;
 
 /** What the view's buttons and menus do (built in src/plugin/start.ts). */
 export interface ViewActions {
@@ -52,11 +60,16 @@ export interface ViewActions {
 export class AgentStatusView extends ItemView {
 	private grouping: Grouping = "group";
 	private filter = "";
+	private density: Density = "auto";
 	private list: AgentList | null = null;
 	private summary: AgentSummary | null = null;
 	private toolbar: Toolbar | null = null;
 	private flow: MessageFlowPanel | null = null;
 	private emptyEl: HTMLElement | null = null;
+	private agentsEl: HTMLElement | null = null;
+	private welcome: WelcomeCard | null = null;
+	/** What the first-minute checklist needs from the message flow: a registry, a message seen. */
+	private firstSteps = { folders: true, message: true };
 	private logRows: DecisionRow[] = [];
 	private readonly leaseWatch = new LeaseWatch();
 	private readonly batcher: RenderBatcher;
@@ -89,13 +102,17 @@ export class AgentStatusView extends ItemView {
 	}
 
 	getState(): Record<string, unknown> {
-		return { ...super.getState(), grouping: this.grouping, filter: this.filter };
+		return { ...super.getState(), grouping: this.grouping, filter: this.filter, density: this.density };
 	}
 
 	async setState(state: unknown, result: ViewStateResult): Promise<void> {
 		const saved = (typeof state === "object" && state !== null ? state : {}) as SavedState;
 		if (isGrouping(saved.grouping)) this.setGrouping(saved.grouping, false);
 		if (typeof saved.filter === "string") this.setFilter(saved.filter, false);
+		if (isDensity(saved.density)) {
+			this.density = saved.density;
+			this.applyDensity();
+		}
 		await super.setState(state, result);
 	}
 
@@ -105,16 +122,23 @@ export class AgentStatusView extends ItemView {
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("a2a-status-view");
-		const agentsEl = root.createDiv({ cls: "a2a-agents" });
+		this.welcome = new WelcomeCard(root);
+		const agentsEl = (this.agentsEl = root.createDiv({ cls: "a2a-agents" }));
+		const flow = (this.flow = new MessageFlowPanel(root));
 		agentsEl.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.agentsHeading });
-		this.summary = new AgentSummary(agentsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
+		// The filter first (in tab order too), then the counts that filter by a click.
 		this.toolbar = new Toolbar(agentsEl, this.filter, this.grouping, {
 			onFilter: (query) => this.setFilter(query, true),
 			onGrouping: (grouping) => this.setGrouping(grouping, true),
+			onCompact: (compact) => {
+				this.density = compact ? "compact" : "detailed";
+				this.applyDensity();
+				this.app.workspace.requestSaveLayout();
+			},
 		});
+		this.summary = new AgentSummary(agentsEl, flow.countsEl, (query) => this.setFilter(this.filter.trim() === query ? "" : query, true), (part) => this.showFlow(part));
 		this.emptyEl = agentsEl.createDiv({ cls: "a2a-empty a2a-agents-empty a2a-hidden" });
 		this.list = new AgentList(agentsEl, this.grouping, this.filter);
-		this.flow = new MessageFlowPanel(root);
 		bindNoteLinks(this, this.app, this.state, root, { hoverParent: this.leaf, menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
 		this.registerDomEvent(root, "click", (evt) => this.onAction(evt));
 
@@ -137,6 +161,8 @@ export class AgentStatusView extends ItemView {
 		this.toolbar = null;
 		this.flow = null;
 		this.emptyEl = null;
+		this.agentsEl = null;
+		this.welcome = null;
 	}
 
 	onResize(): void {
@@ -163,6 +189,7 @@ export class AgentStatusView extends ItemView {
 		} else if (action === "init-vault") this.actions.initVault();
 		else if (action === "open-settings") this.actions.openSettings();
 		else if (action === "new-agent") this.actions.newAgent();
+		else if (action === "compose") this.actions.compose();
 		else if (action === "clear-filter") this.setFilter("", true);
 	}
 
@@ -196,6 +223,17 @@ export class AgentStatusView extends ItemView {
 		if (this.leaseWatch.observe(flowState.router, now)) flowState.leaseConflict = true;
 		this.flow?.render(flowState, now);
 		this.summary?.renderFlow({ inFlight: flowState.inFlight, overdue: flowState.overdue, dead: flowState.deadLetterCount });
+		const message = this.state.index().size > 0 || flowState.recent.length > 0 || flowState.deadLetterCount > 0;
+		this.firstSteps = { folders: flowState.registryExists, message };
+		if (this.flow) setHidden(this.flow.el, !flowState.registryExists);
+		this.renderWelcome();
+	}
+
+	/** The first-minute card, while a step of it is left; the empty agent list hides behind it. */
+	private renderWelcome(): void {
+		const size = this.list?.size ?? 0;
+		const shown = this.welcome?.render({ ...this.firstSteps, agent: size > 0 }) ?? false;
+		if (this.agentsEl) setHidden(this.agentsEl, shown && size === 0);
 	}
 
 	private renderCounts(clock: RowClock): void {
@@ -213,6 +251,14 @@ export class AgentStatusView extends ItemView {
 			actionButton(empty, "clear-filter", VIEW_TEXT.showAllAgents);
 		}
 		setHidden(empty, list.size > 0 && list.shown > 0);
+		this.applyDensity();
+		this.renderWelcome();
+	}
+
+	private applyDensity(): void {
+		const compact = this.density === "compact" || (this.density === "auto" && (this.list?.size ?? 0) >= COMPACT_FROM);
+		this.list?.setCompact(compact);
+		this.toolbar?.setCompact(compact);
 	}
 
 	private tick(): void {

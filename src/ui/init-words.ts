@@ -1,19 +1,20 @@
 import type { InitResult } from "../actions/init-vault";
-import { basename } from "../core/paths";
 import { describeRegistryError } from "../core/registry";
 import { INIT_TEXT } from "./strings";
 
-/** What the notice of Create registry and group folders says: what was made, how many groups, the problems. */
+/**
+ * What the notice of Create registry and group folders says: which groups can now exchange
+ * messages (not how many folders and property types were written), and the problems.
+ */
 export function describeInit(result: InitResult): string {
 	const root = result.layout.root;
-	const groups = result.layout.groupIds().length;
-	const made: string[] = [];
-	if (result.registryCreated) made.push(basename(result.registryPath));
-	for (const id of result.groupsAdded) made.push(INIT_TEXT.made.gateway(id));
-	if (result.folders.length > 0) made.push(INIT_TEXT.made.folders(result.folders.length));
-	if (result.bases.length > 0) made.push(INIT_TEXT.made.bases(result.bases.length));
-	if (result.propertyTypes.length > 0) made.push(INIT_TEXT.made.types(result.propertyTypes.length));
+	const ids = result.layout.groupIds();
+	const groups = ids.length;
+	const made = result.registryCreated || result.groupsAdded.length > 0 || result.folders.length > 0 || result.bases.length > 0 || result.propertyTypes.length > 0;
+	let text: string = INIT_TEXT.complete(root, groups);
+	if (result.registryCreated) text = `${INIT_TEXT.ready(root, groups, INIT_TEXT.names(ids))}${result.bases.length > 0 ? INIT_TEXT.bases(result.bases.length) : ""}${INIT_TEXT.next}`;
+	else if (made) text = `${INIT_TEXT.folders(root, groups)}${result.bases.length > 0 ? INIT_TEXT.bases(result.bases.length) : ""}`;
+	for (const id of result.groupsAdded) text += INIT_TEXT.gatewayAdded(id);
 	const registry = result.registry.errors.length > 0 ? INIT_TEXT.registryProblems(result.registry.errors.map(describeRegistryError).join("; ")) : "";
-	const problems = `${registry}${result.propertyTypesProblem ? INIT_TEXT.typesNotSet(result.propertyTypesProblem) : ""}`;
-	return `${made.length === 0 ? INIT_TEXT.complete(root, groups) : INIT_TEXT.created(INIT_TEXT.list(made), root, groups)}${problems}`;
+	return `${text}${registry}${result.propertyTypesProblem ? INIT_TEXT.typesNotSet(result.propertyTypesProblem) : ""}`;
 }

@@ -40,7 +40,7 @@ interface DropdownRow {
 /** A row the tab renders itself (the root folder with its suggester, the Groups editor). */
 interface CustomRow {
 	kind: "custom";
-	key: "rootFolder" | "groups";
+	key: "rootFolder" | "groups" | "limits";
 	name: string;
 	desc: string;
 }
@@ -71,7 +71,12 @@ export function dropdownChange(row: DropdownRow, value: unknown): Partial<RelayS
 	return (ROUTE_ON_DEVICE_MODES as readonly unknown[]).includes(value) ? { routeOnDevice: value as RelaySettings["routeOnDevice"] } : null;
 }
 
+/** The order people set up in: groups first, then where things live, new messages, agents, notices; the rest is advanced. */
 export const SECTIONS: Section[] = [
+	{
+		heading: SETTINGS_TEXT.groupsHeading,
+		rows: [{ kind: "custom", key: "groups", name: SETTINGS_TEXT.groupsHeading, desc: "" }],
+	},
 	{
 		heading: SETTINGS_TEXT.foldersHeading,
 		rows: [
@@ -94,53 +99,9 @@ export const SECTIONS: Section[] = [
 		],
 	},
 	{
-		heading: SETTINGS_TEXT.routingHeading,
-		rows: [
-			{ kind: "toggle", key: "autoRoute", name: SETTINGS_TEXT.autoRoute, desc: SETTINGS_TEXT.autoRouteDesc },
-			{
-				kind: "text",
-				key: "graceSeconds",
-				name: SETTINGS_TEXT.grace,
-				desc: SETTINGS_TEXT.graceDesc,
-				placeholder: "5",
-				read: (s) => String(s.graceSeconds),
-				parse: (text, s) => numberChange("graceSeconds", text, s, SETTINGS_TEXT.graceError, false),
-			},
-			{ kind: "toggle", key: "showNotices", name: SETTINGS_TEXT.notices, desc: SETTINGS_TEXT.noticesDesc },
-			{ kind: "toggle", key: "noticesForAll", name: SETTINGS_TEXT.noticesForAll, desc: SETTINGS_TEXT.noticesForAllDesc },
-		],
-	},
-	{
-		heading: SETTINGS_TEXT.deviceHeading,
-		rows: [
-			{ kind: "dropdown", key: "routeOnDevice", name: SETTINGS_TEXT.routeOnDevice, desc: SETTINGS_TEXT.routeOnDeviceDesc, options: SETTINGS_TEXT.routeModes },
-			{
-				kind: "text",
-				key: "syncMarginSeconds",
-				name: SETTINGS_TEXT.syncMargin,
-				desc: SETTINGS_TEXT.syncMarginDesc,
-				placeholder: "120",
-				read: (s) => String(s.syncMarginSeconds),
-				parse: (text, s) => numberChange("syncMarginSeconds", text, s, SETTINGS_TEXT.syncMarginError, false),
-			},
-			{
-				kind: "text",
-				key: "deviceName",
-				name: SETTINGS_TEXT.deviceName,
-				desc: SETTINGS_TEXT.deviceNameDesc,
-				placeholder: SETTINGS_TEXT.placeholders.deviceName,
-				read: (s) => s.deviceName,
-				parse: (text) => (text.length > 80 ? { ok: false, error: SETTINGS_TEXT.deviceNameTooLong } : { ok: true, change: { deviceName: text.trim() } }),
-			},
-		],
-	},
-	{
-		heading: SETTINGS_TEXT.groupsHeading,
-		rows: [{ kind: "custom", key: "groups", name: SETTINGS_TEXT.groupsHeading, desc: "" }],
-	},
-	{
 		heading: SETTINGS_TEXT.newMessagesHeading,
 		rows: [
+			{ kind: "custom", key: "limits", name: SETTINGS_TEXT.limits, desc: "" },
 			{
 				kind: "dropdown",
 				key: "defaultPriority",
@@ -170,6 +131,47 @@ export const SECTIONS: Section[] = [
 				placeholder: "5",
 				read: (s) => String(s.staleMinutes),
 				parse: (text, s) => numberChange("staleMinutes", text, s, SETTINGS_TEXT.staleLimitError, false),
+			},
+		],
+	},
+	{
+		heading: SETTINGS_TEXT.noticesHeading,
+		rows: [
+			{ kind: "toggle", key: "showNotices", name: SETTINGS_TEXT.notices, desc: SETTINGS_TEXT.noticesDesc },
+			{ kind: "toggle", key: "noticesForAll", name: SETTINGS_TEXT.noticesForAll, desc: SETTINGS_TEXT.noticesForAllDesc },
+		],
+	},
+	{
+		heading: SETTINGS_TEXT.advancedHeading,
+		rows: [
+			{ kind: "toggle", key: "autoRoute", name: SETTINGS_TEXT.autoRoute, desc: SETTINGS_TEXT.autoRouteDesc },
+			{ kind: "dropdown", key: "routeOnDevice", name: SETTINGS_TEXT.routeOnDevice, desc: SETTINGS_TEXT.routeOnDeviceDesc, options: SETTINGS_TEXT.routeModes },
+			{
+				kind: "text",
+				key: "syncMarginSeconds",
+				name: SETTINGS_TEXT.syncMargin,
+				desc: SETTINGS_TEXT.syncMarginDesc,
+				placeholder: "120",
+				read: (s) => String(s.syncMarginSeconds),
+				parse: (text, s) => numberChange("syncMarginSeconds", text, s, SETTINGS_TEXT.syncMarginError, false),
+			},
+			{
+				kind: "text",
+				key: "deviceName",
+				name: SETTINGS_TEXT.deviceName,
+				desc: SETTINGS_TEXT.deviceNameDesc,
+				placeholder: SETTINGS_TEXT.placeholders.deviceName,
+				read: (s) => s.deviceName,
+				parse: (text) => (text.length > 80 ? { ok: false, error: SETTINGS_TEXT.deviceNameTooLong } : { ok: true, change: { deviceName: text.trim() } }),
+			},
+			{
+				kind: "text",
+				key: "graceSeconds",
+				name: SETTINGS_TEXT.grace,
+				desc: SETTINGS_TEXT.graceDesc,
+				placeholder: "5",
+				read: (s) => String(s.graceSeconds),
+				parse: (text, s) => numberChange("graceSeconds", text, s, SETTINGS_TEXT.graceError, false),
 			},
 		],
 	},

@@ -5,7 +5,7 @@ import type { RelayState } from "../obsidian/relay-state";
 import type { SettingsStore } from "../obsidian/settings-store";
 import type { RelaySettings } from "../settings";
 import { makeField } from "./modals/form";
-import { GroupsEditor } from "./settings/groups-editor";
+import { GroupsEditor, RegistryLimits } from "./settings/groups-editor";
 import { renderRootFolderRow } from "./settings/root-folder-row";
 import { SECTIONS, dropdownChange, rowByKey } from "./settings-rows";
 import type { Row } from "./settings-rows";
@@ -16,7 +16,8 @@ import type { Row } from "./settings-rows";
 // saved: an invalid one is shown as an error next to its field and never stored. Every change goes
 // through the settings store, one save at a time, and takes effect at once (a new root folder,
 // applied only when confirmed, rebuilds the relay and rescans the agents). Two rows render
-// themselves: the root folder (with a folder suggester) and the Groups editor (the registry).
+// themselves: the root folder (with a folder suggester), and the Groups editor and the answer
+// timeout and retries (both written to the registry).
 
 export class RelaySettingTab extends PluginSettingTab {
 	/** Typed values waiting to be saved (flushed when the tab closes). */
@@ -60,7 +61,9 @@ export class RelaySettingTab extends PluginSettingTab {
 			return;
 		}
 		setting.settingEl.addClass("a2a-groups-setting");
-		void new GroupsEditor(this.app, setting.settingEl.createDiv(), this.state, this.vault).render();
+		const el = setting.settingEl.createDiv();
+		if (row.key === "limits") void new RegistryLimits(this.app, el, this.state, this.vault).render();
+		else void new GroupsEditor(this.app, el, this.state, this.vault).render();
 	}
 
 	private renderRow(containerEl: HTMLElement, row: Row): void {

@@ -3,9 +3,11 @@ import type { Plugin } from "obsidian";
 import type { RelayState } from "../obsidian/relay-state";
 import { VIEW_TEXT } from "./strings";
 
-// The status bar counter (desktop: phones have no status bar): "2 in flight · 1 overdue · 3 dead",
-// kept current from the relay's changes (a request becomes overdue when the relay wakes for it at
-// its expiry, so no timer of its own is needed); a click opens the view.
+// The status bar item (desktop: phones have no status bar) shows only what needs attention
+// ("1 overdue · 3 not delivered") and is hidden when nothing does; a coloured dot marks it, the
+// text stays in the bar's own colour. Kept current from the relay's changes (a request becomes
+// overdue when the relay wakes for it at its expiry, so no timer of its own is needed); a click
+// opens the view.
 
 export function registerStatusBar(plugin: Plugin, state: RelayState, open: () => void): void {
 	if (!Platform.isDesktop) return;
@@ -13,13 +15,14 @@ export function registerStatusBar(plugin: Plugin, state: RelayState, open: () =>
 	el.addClass("a2a-status-bar", "mod-clickable");
 	el.setAttr("role", "button");
 	el.setAttr("tabindex", "0");
+	el.setAttr("title", VIEW_TEXT.attentionTitle);
 	const update = () => {
 		const queues = state.queues();
-		const inFlight = queues.groups.reduce((n, g) => n + g.inFlight, 0);
 		const overdue = queues.groups.reduce((n, g) => n + g.overdue, 0);
-		const text = VIEW_TEXT.flow(inFlight, overdue, queues.deadLetters);
+		const text = VIEW_TEXT.attention(overdue, queues.deadLetters);
 		if (el.textContent !== text) el.setText(text);
-		el.toggleClass("a2a-has-problems", overdue > 0 || queues.deadLetters > 0);
+		el.toggleClass("a2a-has-problems", text !== "");
+		el.toggleClass("a2a-hidden", text === "");
 	};
 	plugin.registerDomEvent(el, "click", open);
 	plugin.registerDomEvent(el, "keydown", (evt) => {

@@ -33,3 +33,21 @@ export function noteTime(value: string | undefined): number | null {
 export function timeEl(parent: HTMLElement, ms: number, now: number, cls = "a2a-time"): HTMLElement {
 	return parent.createEl("time", { cls, text: relativeTime(ms, now), attr: { datetime: new Date(ms).toISOString(), title: absoluteTime(ms) } });
 }
+
+/** An ISO 8601 date-time as agents and the router write it (with or without zone, fraction). */
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
+
+/** The time of a finding heading: a time of day stays as written, an ISO time becomes relative (exact on hover). */
+export function findingClock(timestamp: string, now: number): { text: string; title: string } {
+	const ms = /T\d{2}:\d{2}/.test(timestamp) ? parseTime(timestamp) : NaN;
+	if (Number.isNaN(ms)) return { text: timestamp, title: timestamp };
+	return { text: relativeTime(ms, now), title: absoluteTime(ms) };
+}
+
+/** A text from the router or an agent with its ISO times written as local times ("Dec 3, 2026 9:16 AM"): the UI never shows raw ISO text. */
+export function readableTimes(text: string): string {
+	return text.replace(ISO_TIME, (iso) => {
+		const ms = parseTime(iso);
+		return Number.isNaN(ms) ? iso : absoluteTime(ms);
+	});
+}

@@ -7,6 +7,7 @@ import { MetadataCache } from "./metadata-cache";
 import type { MarkdownPostProcessor } from "./markdown-preview";
 import type { HoverLinkSource, Plugin, PluginManifest } from "./plugin";
 import type { Runtime } from "./runtime";
+import { SecretStorage } from "./secret-storage";
 import { SettingRegistry } from "./setting-tab";
 import { Vault } from "./vault";
 import { Workspace, type WorkspaceOptions } from "./workspace";
@@ -36,6 +37,8 @@ export class App {
 	vault: Vault;
 	metadataCache: MetadataCache;
 	fileManager: FileManager;
+	/** Secrets kept on this device, never in the vault (since 1.11.4). */
+	secretStorage = new SecretStorage();
 	lastEvent: UserEvent | null = null;
 
 	/** Obsidian-internal registries, faked. */

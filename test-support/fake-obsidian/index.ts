@@ -54,6 +54,7 @@ export {
 	type RequestUrlParam,
 	type RequestUrlResponse,
 } from "./render";
+export { SecretComponent, SecretStorage } from "./secret-storage";
 export { DisplayValueComponent, Setting } from "./setting";
 export { PluginSettingTab, SettingTab } from "./setting-tab";
 export {

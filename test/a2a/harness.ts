@@ -34,7 +34,7 @@ export interface Harness {
 	cli: CliBundle;
 	/** A vault set up by `a2a init` (its registry edited by `registry` when given). */
 	vault(registry?: (text: string) => string): Promise<TempVault>;
-	serve(dir: string, extra?: string[]): Promise<Served>;
+	serve(dir: string, extra?: string[], env?: Record<string, string>): Promise<Served>;
 	router(dir: string): Watcher;
 	/** `a2a reply` as a child process; resolves with its exit code. */
 	reply(dir: string, messageId: string, answer: string, status?: "success" | "error"): Promise<number>;
@@ -75,8 +75,8 @@ export function useHarness(): Harness {
 			if (edit) await v.write("A2A/registry.yaml", edit(await v.read("A2A/registry.yaml")));
 			return v;
 		},
-		async serve(dir, extra = []) {
-			const child = cli.spawn(["serve", "--vault", dir, "--port", "0", "--json", "--interval", "500", ...extra]);
+		async serve(dir, extra = [], env = {}) {
+			const child = cli.spawn(["serve", "--vault", dir, "--port", "0", "--json", "--interval", "500", ...extra], { env });
 			const stdout: string[] = [];
 			const stderr: string[] = [];
 			collectLines(child.stdout, stdout);

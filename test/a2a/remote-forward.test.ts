@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFrontmatter } from "../../src/core/frontmatter";
@@ -19,10 +20,19 @@ const TOKEN = "remote-token-0123456789abcdef";
 const REQUESTER = "10-backend-group";
 let remote: RemoteAgentServer;
 
+let configHome = "";
+const savedConfigHome = process.env.XDG_CONFIG_HOME;
 beforeEach(async () => {
 	remote = await startRemoteAgents();
+	// The CLI pins each secret to the address it first goes to, in the user's configuration folder: a temporary one here.
+	configHome = await mkdtemp(join(tmpdir(), "a2a-config-"));
+	process.env.XDG_CONFIG_HOME = configHome;
 });
 afterEach(async () => {
+	for (const key of Object.keys(process.env)) if (key.startsWith("A2A_SECRET_")) delete process.env[key];
+	if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
+	else process.env.XDG_CONFIG_HOME = savedConfigHome;
+	await rm(configHome, { recursive: true, force: true });
 	await remote.close();
 });
 
@@ -136,8 +146,8 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 	it("a card that names another address gets no token: the request is refused with the reason, nothing goes there", async () => {
 		await remote.close();
 		remote = await startRemoteAgents({ token: TOKEN });
-		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_file: secrets/elsewhere.token\n`));
-		await v.write("secrets/elsewhere.token", `${TOKEN}\n`);
+		process.env.A2A_SECRET_ELSEWHERE_TOKEN = TOKEN;
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_secret: elsewhere-token\n`));
 		const id = await send(v, "remote-elsewhere", "Where does my token go?");
 		await a2a(v.dir, "route");
 		const [answer] = await notesIn(v, `A2A/groups/${REQUESTER}/inbox`);
@@ -156,12 +166,12 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(remote.calls.filter((c) => c.elsewhere).map((c) => c.method)).toContain("SendMessage");
 	});
 
-	it("a group's token_file is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
+	it("a group's token_secret is sent as a bearer token; a wrong one is an error response, the token never shown", async () => {
 		await remote.close();
 		remote = await startRemoteAgents({ token: TOKEN });
-		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_file: secrets/echo.token\n  remote-bad:\n    url: ${remote.url("echo")}\n    token_file: secrets/bad.token\n`));
-		await v.write("secrets/echo.token", `${TOKEN}\n`);
-		await v.write("secrets/bad.token", "not-the-token-at-all-000000\n");
+		process.env.A2A_SECRET_ECHO_TOKEN = TOKEN;
+		process.env.A2A_SECRET_BAD_TOKEN = "not-the-token-at-all-000000";
+		const v = await h.vault((text) => text.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_secret: echo-token\n  remote-bad:\n    url: ${remote.url("echo")}\n    token_secret: bad-token\n`));
 		const good = await send(v, "remote-echo", "With a token");
 		const bad = await send(v, "remote-bad", "With a wrong token");
 		const routed = await a2a(v.dir, "route");
@@ -169,7 +179,7 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		expect(answers.find((n) => n.fm.in_reply_to === good)?.fm).toMatchObject({ status: "success" });
 		const refused = answers.find((n) => n.fm.in_reply_to === bad);
 		expect(refused?.fm).toMatchObject({ status: "error", error_code: "REMOTE_ERROR" });
-		expect(String(refused?.fm.error_message)).toContain("HTTP 401 (the token of the group's token_file was not accepted)");
+		expect(String(refused?.fm.error_message)).toContain("HTTP 401 (the token of the group's token_secret was not accepted)");
 		expect(remote.executions.map((e) => e.text)).toEqual(["With a token"]);
 		for (const text of [...answers.map((n) => n.text), ...routed.stdout, ...routed.stderr]) expect(text).not.toContain("not-the-token-at-all");
 	});

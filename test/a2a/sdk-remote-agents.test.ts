@@ -37,7 +37,7 @@ const params = forwardParams({ fields: { message_id: "m-1", trace_id: "t-1", hop
 describe("SdkRemoteAgents", () => {
 	it("gives up an agent card that never arrives after its bound: a transport failure, no call made", { timeout: 5_000 }, async () => {
 		const silent = await silentServer();
-		const remotes = new SdkRemoteAgents(process.cwd(), 300);
+		const remotes = new SdkRemoteAgents(300);
 		const group: GroupEntry = { id: "remote-x", url: silent.url, serve: true, gateway: false };
 		// No signal ends this call: only the card's own bound can.
 		const result = await remotes.send(group, params, new AbortController().signal);

@@ -16,7 +16,8 @@ describe("a2a serve and the caller's trace context", () => {
 	it("keeps traceparent and tracestate on the note, takes the caller's trace as the conversation, and the relay's span continues it", async () => {
 		const receiver = await startOtlpReceiver();
 		const v = await h.vault();
-		const served = await h.serve(v.dir, ["--group", B_GROUP]);
+		const gatewayReceiver = await startOtlpReceiver();
+		const served = await h.serve(v.dir, ["--group", B_GROUP], { OTEL_EXPORTER_OTLP_ENDPOINT: gatewayReceiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" });
 		const router = h.cli.startWatcher(v.dir, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } });
 		try {
 			const res = await fetch(served.url, {
@@ -41,9 +42,15 @@ describe("a2a serve and the caller's trace context", () => {
 			const span = await until("the request's span", async () => receiver.spans.find((s) => s.attributes["messaging.message.id"] === "traced-1" && s.attributes["a2a_relay.outcome"] === "answered"));
 			expect([span.traceId, span.parentSpanId]).toEqual([CALLER_TRACE, CALLER_SPAN]);
 			expect(String(read.json[0].relay_traceparent)).toContain(span.spanId);
+			// a2a serve's own span: the creation of the note, the caller's child too, beside the relay's hop.
+			await served.stop();
+			const created = await until("the gateway's creation span", async () => gatewayReceiver.spans.find((s) => s.attributes["messaging.message.id"] === "traced-1"));
+			expect([created.traceId, created.parentSpanId, created.attributes["messaging.operation.type"], created.name]).toEqual([CALLER_TRACE, CALLER_SPAN, "create", `create ${B_GROUP}`]);
+			expect(created.spanId).not.toBe(span.spanId);
 		} finally {
 			await served.stop();
 			await receiver.close();
+			await gatewayReceiver.close();
 		}
 	}, 60_000);
 

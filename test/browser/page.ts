@@ -78,8 +78,11 @@ async function start(): Promise<string> {
 	const params = new URLSearchParams(location.search);
 	const benchSize = Number(params.get("bench") ?? 0);
 	const history = Number(params.get("history") ?? 0);
+	// `?vault=empty`: a vault with one note and no A2A folder, as a newcomer has it.
 	const files =
-		params.get("vault") === "demo"
+		params.get("vault") === "empty"
+			? { "Welcome.md": "# Welcome\n" }
+			: params.get("vault") === "demo"
 			? ((await fetch("/demo-vault.json").then((r) => r.json())) as Record<string, string>)
 			: benchSize > 0
 				? { ...benchVault(benchSize, Date.now()), ...(history > 0 ? { "A2A/registry.yaml": registryText(), ...historyFiles(history, 0) } : {}) }

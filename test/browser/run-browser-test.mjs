@@ -27,6 +27,7 @@ import { chromium } from "playwright-core";
 import { STALE_AGENT } from "../../scripts/demo-times.mjs";
 import { ensureChromium } from "../../scripts/find-chromium.mjs";
 import { runUiChecks } from "./ui-checks.mjs";
+import { PHONE_WIDTH, RAW_ISO, runFirstMinuteChecks, visibleText } from "./first-minute-checks.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const here = join(root, "test", "browser");
@@ -285,6 +286,13 @@ try {
 
 	const expected = await page.evaluate(() => window.a2aExpected);
 
+	/** Detailed rows (every agent's details shown) or the compact one-line rows, by the toolbar's switch. */
+	const setCompact = (on, compact) =>
+		on.evaluate((want) => {
+			const toggle = document.querySelector(".a2a-compact-toggle");
+			if (toggle && (toggle.getAttribute("aria-pressed") === "true") !== want) toggle.click();
+		}, compact);
+
 	await check("one row per agent, with data-agent and data-status", async () => {
 		const rows = await page.evaluate(inPage.rows);
 		const shown = rows.map((r) => `${r.name}=${r.status}`).sort();
@@ -324,7 +332,8 @@ try {
 		assertEqual(seed.meta, "UI Explorer · 50-qa-group", "role and group");
 		assertEqual(seed.action, "Checking navigation links", "last action");
 		assertEqual(seed.result, "Result: pending", "result");
-		assertEqual(seed.finding, "Latest finding: [10:30:15] Navigation Check Complete", "latest finding");
+		// A time of day stays as the agent wrote it, without the brackets of the heading.
+		assertEqual(seed.finding, "Latest finding: 10:30:15 · Navigation Check Complete", "latest finding");
 		assert(/^(a few seconds|\d+ seconds) ago$/.test(seed.age ?? ""), `age: ${seed.age}`);
 	});
 
@@ -337,8 +346,8 @@ try {
 			return {
 				groups,
 				dead: document.querySelector(".a2a-dead-letters")?.getAttribute("data-count"),
-				deadItems: Array.from(document.querySelectorAll(".a2a-dead-item")).map((el) => ({ path: el.getAttribute("data-path"), code: el.querySelector(".a2a-error-code")?.textContent })),
-				decisions: Array.from(document.querySelectorAll(".a2a-decision")).map((el) => `${el.getAttribute("data-outcome")}:${el.querySelector(".a2a-error-code")?.textContent ?? ""}`).sort(),
+				deadItems: Array.from(document.querySelectorAll(".a2a-dead-item")).map((el) => ({ path: el.getAttribute("data-path"), code: el.getAttribute("data-error-code") })),
+				decisions: Array.from(document.querySelectorAll(".a2a-decision")).map((el) => `${el.getAttribute("data-outcome")}:${el.getAttribute("data-error-code") ?? ""}`).sort(),
 				empty: document.querySelector(".a2a-flow-empty")?.classList.contains("a2a-hidden"),
 			};
 		});
@@ -356,6 +365,62 @@ try {
 		assertEqual(flow.deadItems.map((d) => d.code).slice(-1), ["MAX_HOPS_EXCEEDED"], "the oldest dead letter comes last");
 		assertEqual(flow.deadItems.map((d) => d.code).slice(0, 2).sort(), ["GROUP_NOT_FOUND", "INVALID_MESSAGE"], "the new dead letters come first");
 		assertEqual(flow.decisions, ["delivered:", "delivered:", "rejected:GROUP_NOT_FOUND", "rejected:INVALID_MESSAGE"], "routing decisions");
+	});
+
+	await check("undelivered and recent messages lead with route and type, then one plain outcome; the file name and error code are on hover", async () => {
+		const rows = await page.evaluate(() =>
+			Array.from(document.querySelectorAll(".a2a-decision, .a2a-dead-item")).map((el) => ({
+				lead: el.querySelector(".a2a-decision-link, .a2a-dead-link")?.textContent ?? "",
+				first: el.querySelector(".a2a-note-link") === el.querySelector(".a2a-decision-link, .a2a-dead-link"),
+				outcomes: el.querySelectorAll(".a2a-outcome, .a2a-state").length,
+				title: el.querySelector(".a2a-note-link")?.getAttribute("title") ?? "",
+				code: el.getAttribute("data-error-code"),
+				dead: el.classList.contains("a2a-dead-item"),
+			})),
+		);
+		assert(rows.length >= 6, `${rows.length} rows`);
+		for (const row of rows) {
+			assert(/^\S+ → \S+ · [\w-]+$/.test(row.lead), `a row leads with "${row.lead}"`);
+			assert(row.first, `the route is not the row's first link: ${row.lead}`);
+			if (!row.dead) assertEqual(row.outcomes, 1, `outcomes shown on ${row.lead}`);
+			assert(/\.md/.test(row.title) && (!row.code || row.title.includes(row.code)), `hover of ${row.lead}: ${row.title}`);
+		}
+		return rows.slice(0, 2).map((r) => r.lead).join("; ");
+	});
+
+	await check("no raw ISO time in the sidebar's visible text (times are relative, exact on hover)", async () => {
+		await setCompact(page, false);
+		const text = await visibleText(page, ".a2a-status-view");
+		await setCompact(page, true);
+		const found = RAW_ISO.exec(text);
+		assert(!found, `raw ISO time "${found?.[0]}" in: ${text.slice(Math.max(0, (found?.index ?? 0) - 80), (found?.index ?? 0) + 40)}`);
+		const titles = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view time[title]")).length);
+		assert(titles >= 10, `only ${titles} times with their exact time on hover`);
+		return `${titles} times`;
+	});
+
+	await check("9 agents: one line per agent by default (status dot, name, bar, age); a click opens a row, again closes it", async () => {
+		const info = await page.evaluate(async () => {
+			const rows = Array.from(document.querySelectorAll(".a2a-agent-row"));
+			const heights = rows.map((r) => r.getBoundingClientRect().height);
+			const row = document.querySelector('.a2a-agent-row[data-agent="migration-runner"]');
+			const meta = () => row.querySelector(".a2a-agent-meta").getClientRects().length > 0;
+			const before = meta();
+			row.querySelector(".a2a-agent-age").click();
+			const opened = meta() && row.querySelector(".a2a-row-toggle").getAttribute("aria-expanded") === "true";
+			row.click();
+			const alerts = Array.from(document.querySelectorAll(".a2a-agent-row")).filter((r) => r.querySelector(".a2a-alert-marker")?.getClientRects().length).map((r) => `${r.getAttribute("data-agent")}: ${r.querySelector(".a2a-alert-marker").textContent}`);
+			return { heights, before, opened, after: meta(), alerts, compact: document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") };
+		});
+		assertEqual(info.compact, "true", "the compact switch");
+		// In tab order the filter comes before the count chips and the rows.
+		const order = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-agents input, .a2a-agents button, .a2a-agents select, .a2a-agents a")).slice(0, 2).map((el) => el.className));
+		assert(/a2a-filter/.test(order[0] ?? ""), `first in tab order: ${order.join(", ")}`);
+		assert(Math.max(...info.heights) <= 40, `row heights ${info.heights.map(Math.round).join(", ")}`);
+		assertEqual([info.before, info.opened, info.after], [false, true, false], "details hidden, shown on a click, hidden again");
+		// An error or a warning hidden in the details is named on the compact row.
+		assertEqual(info.alerts.sort(), ["api-validator: Error", "ux-auditor: Warning"], "compact rows that name an error or a warning");
+		return `rows ${Math.round(Math.min(...info.heights))}-${Math.round(Math.max(...info.heights))} px high`;
 	});
 
 	await check("agent-provided HTML is shown as text, never run", async () => {
@@ -425,9 +490,26 @@ try {
 				".a2a-agent-error",
 				".a2a-agent-warning",
 				".a2a-stale-marker:not(.a2a-hidden)",
+				".a2a-alert-marker:not(.a2a-hidden)",
 				".a2a-section-summary",
 				".a2a-count-chip",
-				".a2a-queue-table td:not(.a2a-zero)",
+				".a2a-queue-table td",
+				".a2a-field-label",
+				".a2a-finding-time",
+				".a2a-agent-finding",
+				".a2a-outcome",
+				".a2a-decision-time",
+				".a2a-decision-detail",
+				".a2a-dead-reason",
+				".a2a-dead-time",
+				".a2a-show-more",
+				".a2a-router-text",
+				".a2a-section-title",
+				".a2a-welcome-title",
+				".a2a-welcome-intro",
+				".a2a-step-text",
+				".a2a-step-mark",
+				".a2a-welcome-button",
 				".a2a-queue-table thead th",
 				".a2a-error-code",
 				".a2a-decision-link",
@@ -441,23 +523,32 @@ try {
 					if (worst[sel] === undefined || r < worst[sel]) worst[sel] = Math.round(r * 100) / 100;
 				}
 			}
-			return { worst, rowBackground: getComputedStyle(document.querySelector(".a2a-agent-row")).backgroundColor };
+			const row = document.querySelector(".a2a-agent-row");
+			return { worst, rowBackground: row ? getComputedStyle(row).backgroundColor : null };
 		});
 
 	const MIN_CONTRAST = 4.5;
 	const setTheme = (on, theme) => on.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
-	const themeChecks = async (on, what, screenshotName) => {
+	const themeChecks = async (on, what, screenshotName, { minKinds = 12, rows = true } = {}) => {
 		// Open the dead letters so the screenshots show them.
 		await on.evaluate(() => document.querySelector(".a2a-dead-letters")?.setAttribute("open", ""));
 		for (const theme of ["light", "dark"]) {
-			await check(`${what}, ${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1) and the theme's colours`, async () => {
+			await check(`${what}, ${theme} theme: readable text (contrast >= ${MIN_CONTRAST}:1, every text selector, labels and zero cells included) and the theme's colours`, async () => {
 				await setTheme(on, theme);
-				const { worst, rowBackground } = await contrastReport(on);
-				assertEqual(rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
+				// Measured with every row's details shown, then with the compact rows.
+				const compactBefore = await on.evaluate(() => document.querySelector(".a2a-compact-toggle")?.getAttribute("aria-pressed") === "true");
+				await setCompact(on, false);
+				const detailed = await contrastReport(on);
+				await setCompact(on, true);
+				const compact = await contrastReport(on);
+				await setCompact(on, compactBefore);
+				const worst = { ...compact.worst };
+				for (const [sel, r] of Object.entries(detailed.worst)) worst[sel] = Math.min(r, worst[sel] ?? r);
+				if (rows) assertEqual(detailed.rowBackground, theme === "light" ? "rgb(255, 255, 255)" : "rgb(30, 30, 30)", "row background");
 				const low = Object.entries(worst).filter(([, r]) => r < MIN_CONTRAST);
 				assertEqual(low, [], "text below the contrast minimum");
-				assert(Object.keys(worst).length >= 12, `only ${Object.keys(worst).length} kinds of text were measured`);
-				return `lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
+				assert(Object.keys(worst).length >= minKinds, `only ${Object.keys(worst).length} kinds of text were measured`);
+				return `${Object.keys(worst).length} kinds of text, lowest ${Math.min(...Object.values(worst)).toFixed(2)}:1`;
 			});
 			await check(`${what}, ${theme} theme: screenshot test-results/${screenshotName}-${theme}.png`, async () => {
 				const file = join(results, `${screenshotName}-${theme}.png`);
@@ -469,8 +560,8 @@ try {
 	};
 	await themeChecks(page, "test fixture", "fixture");
 
-	await check("phone width (380 px): everything wraps, nothing overflows sideways", async () => {
-		await page.setViewportSize({ width: 380, height: 800 });
+	await check(`phone width (${PHONE_WIDTH} px): everything wraps, nothing overflows sideways`, async () => {
+		await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
 		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
 		const overflow = await page.evaluate(() => {
 			const wide = [];
@@ -478,7 +569,9 @@ try {
 			for (const el of [view, ...Array.from(view.querySelectorAll("*"))]) {
 				if (el.getClientRects().length === 0) continue;
 				const r = el.getBoundingClientRect();
-				if (r.right > document.documentElement.clientWidth + 0.5 || el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") {
+				// A name cut with an ellipsis (a compact row) is meant to be cut.
+				const cut = getComputedStyle(el).textOverflow === "ellipsis";
+				if (r.right > document.documentElement.clientWidth + 0.5 || (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible" && !cut)) {
 					wide.push(`${el.tagName.toLowerCase()}.${Array.from(el.classList).join(".")} right=${Math.round(r.right)} scroll=${el.scrollWidth}/${el.clientWidth}`);
 				}
 			}
@@ -567,7 +660,9 @@ try {
 				completed: document.querySelector('.a2a-summary [data-count="completed"]')?.getAttribute("data-value"),
 			};
 		});
-		assertEqual(result, { status: "completed", progress: "100", finding: "Latest finding: [2026-01-15T10:35:00Z] Test Complete", completed: "3" }, "row after the outside write");
+		// An ISO time becomes relative ("… ago"), exact on hover: never the raw ISO text.
+		assert(/^Latest finding: .+ ago · Test Complete$/.test(result.finding ?? ""), `finding: ${result.finding}`);
+		assertEqual({ ...result, finding: null }, { status: "completed", progress: "100", finding: null, completed: "3" }, "row after the outside write");
 	});
 
 	await check("a new message routed while the view is open shows in the queues", async () => {
@@ -583,6 +678,8 @@ try {
 	});
 
 	await runUiChecks({ page, check, assert, assertEqual, results });
+
+	await runFirstMinuteChecks({ context, url, check, assert, assertEqual, results, themeChecks, setTheme, pageErrors });
 
 	await check("no errors in the page or the fake host", async () => {
 		assertEqual(await page.evaluate(() => window.a2a.errors()), [], "host errors");
@@ -644,7 +741,8 @@ try {
 	for (const theme of ["light", "dark"]) {
 		await check(`demo vault: Show trace on the rejected cycle draws its conversation with the rejection, the retries and the timeout marked, ${theme} theme (screenshot test-results/trace-demo-${theme}.png)`, async () => {
 			assert(cycle, "the played demo vault has no dead letter with CYCLE_DETECTED");
-			await demoPage.setViewportSize({ width: 760, height: 900 });
+			// Wide enough for the whole diagram at its natural size (the README's picture).
+			await demoPage.setViewportSize({ width: 1100, height: 900 });
 			await setTheme(demoPage, theme);
 			if (theme === "light") await demoPage.evaluate((path) => window.a2aUi.showTrace(path), cycle);
 			else await demoPage.evaluate(() => window.a2aUi.themeChanged());
@@ -652,10 +750,13 @@ try {
 			for (const words of ["rejected CYCLE_DETECTED", "dead letter: 30-devops-group is already on this request's chain", "timed out", "no answer in time", "attempt 3"]) {
 				assert(shown.diagram.includes(words), `the diagram does not say "${words}":\n${shown.diagram}`);
 			}
-			const rejected = shown.rows.filter((r) => r.state === "dead letter" && r.error.startsWith("CYCLE_DETECTED: "));
+			const rejected = shown.rows.filter((r) => r.state === "not delivered" && r.error.startsWith("CYCLE_DETECTED: "));
 			const timedOut = shown.rows.filter((r) => r.state === "timed out" && r.marks.includes("attempt 3") && r.error.startsWith("TIMEOUT"));
 			assertEqual([rejected.length, timedOut.length], [1, 1], "rows of the rejected cycle and of the timed-out request");
 			assert(shown.rows.length >= 8, `${shown.rows.length} messages in the trace`);
+			const rowsText = await visibleText(demoPage, ".a2a-trace-list");
+			const iso = RAW_ISO.exec(rowsText);
+			assert(!iso, `raw ISO time "${iso?.[0]}" in the trace's rows`);
 			const file = join(results, `trace-demo-${theme}.png`);
 			await demoPage.locator('.workspace-leaf-content[data-type="a2a-trace"]').screenshot({ path: file });
 			assert(statSync(file).size > 10_000, "the screenshot is suspiciously small");
@@ -666,12 +767,13 @@ try {
 	await demoPage.close();
 
 	if (UPDATE_DOCS) {
-		await check("docs/images/agent-status-{light,dark}.png and trace-{light,dark}.png updated from the demo vault's screenshots", async () => {
+		await check("docs/images/agent-status-{light,dark}.png and trace-{light,dark}.png updated from the demo vault's screenshots, welcome-{light,dark}.png from the empty vault's", async () => {
 			assert(tally.failed === 0, `${tally.failed} check(s) failed: the README's pictures are left as they are`);
 			mkdirSync(join(root, "docs", "images"), { recursive: true });
 			for (const theme of ["light", "dark"]) {
 				copyFileSync(join(results, `agent-status-${theme}.png`), join(root, "docs", "images", `agent-status-${theme}.png`));
 				copyFileSync(join(results, `trace-demo-${theme}.png`), join(root, "docs", "images", `trace-${theme}.png`));
+				copyFileSync(join(results, `welcome-card-${theme}.png`), join(root, "docs", "images", `welcome-${theme}.png`));
 			}
 		});
 	}

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
-const MIN_TAP_PX = 32;
+import { MIN_TAP_PX, PHONE_WIDTH, RAW_ISO } from "./first-minute-checks.mjs";
 
 export async function runUiChecks({ page, check, assert, assertEqual, results }) {
 	const setTheme = (theme) => page.evaluate((t) => document.body.classList.replace(t === "dark" ? "theme-light" : "theme-dark", `theme-${t}`), theme);
@@ -71,7 +71,34 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 	}
 	await setTheme("light");
 
-	await check(`phone width (380 px, .is-phone): every tap target of the sidebar and the trace is at least ${MIN_TAP_PX} px high and wide (screenshot test-results/agent-status-phone-targets.png)`, async () => {
+	await check("the trace at sidebar width: the diagram keeps its natural size (text at least 10 px, scrolled sideways), a short id with a copy button, clock times in rows", async () => {
+		const info = await page.evaluate(() => {
+			const view = document.querySelector(".a2a-trace-view");
+			const texts = Array.from(view?.querySelectorAll(".mermaid svg text") ?? []).map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+			const picture = view?.querySelector(".a2a-trace-diagram");
+			return {
+				smallest: Math.min(...texts),
+				sideways: picture ? picture.scrollWidth > picture.clientWidth : false,
+				summary: view?.querySelector(".a2a-trace-summary")?.textContent ?? "",
+				copy: view?.querySelector(".a2a-copy-trace")?.getAttribute("aria-label") ?? null,
+				times: Array.from(view?.querySelectorAll(".a2a-trace-row time") ?? []).map((t) => t.textContent),
+			};
+		});
+		assert(info.smallest >= 10, `diagram text ${info.smallest.toFixed(1)} px high`);
+		assert(/^Conversation [0-9a-f]{8}… · \d+ messages$/.test(info.summary), `summary: ${info.summary}`);
+		assertEqual(info.copy, "Copy the full trace id", "copy button");
+		assert(info.times.length >= 4 && info.times.every((t) => /^\d{1,2}:\d{2}:\d{2}( [AP]M)?$/.test(t ?? "")), `row times: ${info.times.join(", ")}`);
+		return `text ${info.smallest.toFixed(1)} px, ${info.sideways ? "scrolls sideways" : "fits"}, ${info.summary}`;
+	});
+
+	await check("no raw ISO time in the trace view's visible text", async () => {
+		const text = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-trace-view")).map((el) => el.innerText).join("\n"));
+		const found = RAW_ISO.exec(text);
+		assert(text.length > 50, "the trace view shows no text");
+		assert(!found, `raw ISO time "${found?.[0]}" in: ${text.slice(Math.max(0, (found?.index ?? 0) - 80), (found?.index ?? 0) + 40)}`);
+	});
+
+	await check(`phone width (${PHONE_WIDTH} px, .is-phone): every tap target of the sidebar and the trace is at least ${MIN_TAP_PX} px high and wide (screenshot test-results/agent-status-phone-targets.png)`, async () => {
 		// A note with a one-letter name, rejected: its decision's and its dead letter's links are
 		// narrower than a finger unless the style widens them.
 		await page.evaluate(async () => {
@@ -81,9 +108,9 @@ export async function runUiChecks({ page, check, assert, assertEqual, results })
 		const q = await page.evaluate(() => window.a2a.host.fakeApp.vault.getFiles().map((f) => f.path).find((p) => p === "A2A/dead-letter/q.md") ?? null);
 		assert(q, "q.md is not in the dead-letter folder");
 		await page.evaluate((path) => window.a2aUi.showTrace(path), q);
-		const short = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view a.a2a-note-link, .a2a-trace-view a.a2a-note-link")).filter((a) => /^q(\.md)?$/.test(a.textContent ?? "")).length);
+		const short = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-status-view a.a2a-note-link, .a2a-trace-view a.a2a-note-link")).filter((a) => a.getAttribute("data-name") === "q.md" || /\/q\.md$/.test(a.getAttribute("data-path") ?? "") || /^q(\.md)?$/.test(a.textContent ?? "")).length);
 		assert(short >= 3, `${short} links to q.md in the sidebar and the trace`);
-		await page.setViewportSize({ width: 380, height: 800 });
+		await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
 		await page.evaluate(() => document.body.classList.add("is-phone"));
 		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
 		const targets = await page.evaluate(() => window.a2aUi.tapTargets());

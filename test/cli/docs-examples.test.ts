@@ -6,6 +6,7 @@ import { parseTime } from "../../src/core/time";
 import { REPO, allDocBlocks, blockLabel, isRunnable, notesIn, useDocRunner, whereEverythingIs, workflowBlocks } from "../helpers/doc-examples";
 import type { DocBlock, ReaderHome, RunResult } from "../helpers/doc-examples";
 import { a2a } from "../helpers/temp-vault";
+import { readSecret } from "../../node/secrets";
 
 // Every shell and Python block of README.md and docs/agents.md runs as written, in a fresh home with
 // a fresh vault, and does what its text says: each claim below runs one block and checks the vault
@@ -69,6 +70,20 @@ const CLAIMS: Claim[] = [
 			await expectOnlyNotesIn(h.vault, { "20-frontend-group/archive": 1, "10-backend-group/archive": 1 });
 			expect(await agentStatus(h.vault, "ui-explorer")).toMatchObject({ status: "running", progress: 50, last_action: "Checking links", stale: false });
 			expect(run.stdout).toMatch(/ui-explorer\s+running\s+50%/);
+		},
+	},
+	{
+		claim: "a remote group's secret for the CLI: an owner-only folder and file in ~/.config/a2a-relay/secrets, which the CLI reads",
+		file: "README.md",
+		block: /a2a-relay\/secrets\/partner-token/,
+		async before(h) {
+			h.env.TOKEN = "readme-token-0123456789";
+		},
+		async check(h) {
+			const folder = path.join(h.home, ".config", "a2a-relay", "secrets");
+			expect((await fs.stat(folder)).mode & 0o777).toBe(0o700);
+			expect((await fs.stat(path.join(folder, "partner-token"))).mode & 0o777).toBe(0o600);
+			expect(readSecret("partner-token", { HOME: h.home })).toBe("readme-token-0123456789");
 		},
 	},
 	{

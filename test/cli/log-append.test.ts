@@ -113,3 +113,24 @@ function countReads(): { count: () => number } {
 	syncBuiltinESMExports();
 	return { count: () => count };
 }
+
+describe("issue 27: the log folder is checked at every append, also through a descriptor kept open", () => {
+	it("a log folder swapped for a link to a folder elsewhere between two appends of one pass: the second is refused, nothing written there", async () => {
+		const vault = new NodeVault(dir);
+		await fs.mkdir(path.join(dir, "A2A/log"), { recursive: true });
+		expect(await vault.append(LOG, "- first row\n", "# log\n\n")).toBe("appended");
+		expect(await vault.append(LOG, "- second row\n", "# log\n\n")).toBe("appended");
+		// Moved out of the vault and linked back, while the descriptor of the pass is still open.
+		const outside = `${dir}-outside`;
+		await fs.rename(path.join(dir, "A2A/log"), outside);
+		await fs.symlink(outside, path.join(dir, "A2A/log"));
+		try {
+			const before = await fs.readFile(path.join(outside, `${DAY}.md`), "utf8");
+			await expect(vault.append(LOG, "- third row\n", "# log\n\n")).rejects.toThrow(/outside the vault/);
+			expect(await fs.readFile(path.join(outside, `${DAY}.md`), "utf8")).toBe(before);
+		} finally {
+			await vault.flush();
+			await fs.rm(outside, { recursive: true, force: true });
+		}
+	});
+});

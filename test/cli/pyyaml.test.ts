@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -38,4 +39,32 @@ it("shows a PyYAML agent note in a2a status", async () => {
 	const status = await a2a(v.dir, "status", "--json");
 	expect(status.code).toBe(0);
 	expect(status.json.find((l) => l.type === "agent")).toMatchObject({ name: "py-explorer", status: "running", progress: 40, last_action: "Checking 'quoted' links: /about", error: null, result: "pending" });
+});
+
+it("refuses, as PyYAML does, a note whose list mixes items at column 0 and indented ones (tags:\\n  - a\\n- b)", async () => {
+	const request = await fixture("request.md");
+	const mixed = request.replace("tags:\n- a2a\n- from-python\n", "tags:\n  - a2a\n- from-python\n");
+	expect(mixed).not.toBe(request);
+	// PyYAML, where this machine has it, is the witness: it refuses the block too.
+	const python = spawnSync("python3", ["-c", "import sys, yaml; yaml.safe_load(sys.stdin.read().split('---\\n')[1])"], { input: mixed, encoding: "utf8" });
+	if (python.status !== null && !/No module named/.test(python.stderr)) expect(python.stderr).toMatch(/ScannerError|ParserError/);
+	await v.write(`${BOX("10-backend-group", "outbox")}/mixed.md`, mixed);
+	const routed = await a2a(v.dir, "route", "--json");
+	expect(routed.json).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE" }]);
+	expect(await v.files(BOX("20-frontend-group", "inbox"))).toEqual([]);
+	expect(await v.files("A2A/dead-letter")).toEqual(["A2A/dead-letter/mixed.md"]);
+});
+
+it("quarantines, as PyYAML refuses, a note whose anchor name holds a no-break space (it was read, then every stamp threw)", async () => {
+	const request = await fixture("request.md");
+	const anchored = request.replace("owner: 'yes'\n", "owner: 'yes'\nnote: &x\u00a0\n");
+	expect(anchored).not.toBe(request);
+	const python = spawnSync("python3", ["-c", "import sys, yaml; yaml.safe_load(sys.stdin.read().split('---\\n')[1])"], { input: anchored, encoding: "utf8" });
+	if (python.status !== null && !/No module named/.test(python.stderr)) expect(python.stderr).toMatch(/ScannerError|ParserError/);
+	await v.write(`${BOX("10-backend-group", "outbox")}/anchored.md`, anchored);
+	const routed = await a2a(v.dir, "route", "--json");
+	expect(routed.stderr.filter((l) => l.startsWith("could not route"))).toEqual([]);
+	expect(routed.json).toMatchObject([{ outcome: "rejected", error_code: "INVALID_MESSAGE" }]);
+	expect(await v.files(BOX("10-backend-group", "outbox"))).toEqual([]);
+	expect(await v.files("A2A/dead-letter")).toEqual(["A2A/dead-letter/anchored.md"]);
 });

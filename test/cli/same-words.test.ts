@@ -80,7 +80,7 @@ describe("the CLI and the command palette refuse the same input with the same wo
 		const inPalette = planned.ok ? "" : lower(planned.errors.name ?? "");
 		const cli = await a2a(v.dir, "agent", "set", "a/b", "status=active");
 		expect(cli.code).toBe(1);
-		expect(inPalette).toBe('agent name "a/b" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], a leading dot and spaces at either end');
+		expect(inPalette).toBe('agent name "a/b" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], control and invisible format characters, a leading dot and spaces at either end');
 		expect(cli.stderr.join("\n")).toContain(inPalette);
 	});
 

@@ -11,7 +11,7 @@ type Missing<R, F, Skip extends PropertyKey = never> = Exclude<keyof R, keyof F 
 type None<T extends never> = T;
 
 export type ApiCoverage = [
-	None<Missing<Real.App, Fake.App, "renderContext" | "secretStorage">>,
+	None<Missing<Real.App, Fake.App, "renderContext">>,
 	None<Missing<Real.Vault, Fake.Vault>>,
 	None<Missing<Real.FileSystemAdapter, Fake.FileSystemAdapter>>,
 	None<Missing<Real.DataAdapter, Fake.FileSystemAdapter>>,
@@ -54,6 +54,8 @@ export type ApiCoverage = [
 	None<Missing<Real.Menu, Fake.Menu>>,
 	None<Missing<Real.MenuItem, Fake.MenuItem>>,
 	None<Missing<typeof Real.Platform, typeof Fake.Platform>>,
+	None<Missing<Real.SecretStorage, Fake.SecretStorage>>,
+	None<Missing<Real.SecretComponent, Fake.SecretComponent>>,
 ];
 
 /** Module-level values the fake provides (the rest of obsidian.d.ts is not faked). */
@@ -85,6 +87,8 @@ const VALUES = [
 	"PluginSettingTab",
 	"Scope",
 	"SearchComponent",
+	"SecretComponent",
+	"SecretStorage",
 	"Setting",
 	"SliderComponent",
 	"SuggestModal",

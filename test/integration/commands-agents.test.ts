@@ -93,6 +93,10 @@ describe("set-agent-status", () => {
 		run(h, "set-agent-status");
 		const next = await modal(h, "Set agent status");
 		expect(options(control<HTMLSelectElement>(next, "status"))).toEqual(["running", "completed", "failed"]);
+		// The current values are the fields' values: the status it has, its last action to edit.
+		expect(control<HTMLSelectElement>(next, "status").value).toBe("running");
+		expect(control(next, "last_action").value).toBe("Parsing the spec");
+		expect(control(next, "progress").value).toBe("40");
 		next.close();
 	});
 

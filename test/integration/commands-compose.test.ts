@@ -121,6 +121,9 @@ describe("compose-message", () => {
 		press(to, "Enter");
 		expect(to.value).toBe(DEVOPS);
 		expect(isOpen(m)).toBe(true);
+		// The list is closed and the next field has the focus: nothing covers it.
+		expect(to.parentElement?.querySelectorAll(".suggestion-container .a2a-suggestion-title").length ?? 0).toBe(0);
+		expect(document.activeElement).toBe(control(m, "type"));
 		m.close();
 	});
 

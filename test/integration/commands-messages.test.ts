@@ -100,7 +100,14 @@ describe("reply-to-message", () => {
 		await activate(h, inboxPath);
 		expect(run(h, "reply-to-message")).toBe(true);
 		const m = await modal(h, "Reply to message");
-		expect(document.activeElement).toBe(control(m, "status"));
+		// The answer is what is left to write: it has the focus; the question it answers is quoted above.
+		expect(document.activeElement).toBe(control(m, "answer"));
+		await waitFor("the quoted question", () => m.contentEl.querySelector(".a2a-reply-question")?.textContent);
+		const quoted = m.contentEl.querySelector(".a2a-reply-question")?.textContent ?? "";
+		expect(quoted.length).toBeGreaterThan(3);
+		const request = await h.host.read(inboxPath);
+		expect(request).toContain("## Question");
+		expect(request.indexOf(quoted)).toBeGreaterThan(request.indexOf("## Question"));
 
 		// nothing to say: an inline error, nothing written
 		await enter(h, m, "status");
@@ -184,8 +191,11 @@ describe("forward-message", () => {
 		await enter(h, m, "to");
 		expect(isOpen(m)).toBe(true);
 		expect(await filesIn(h, box(FRONTEND, "outbox"))).toEqual([]);
-		expect(m.contentEl.querySelector("button.mod-cta")?.textContent).toBe("Forward anyway");
-		(m.contentEl.querySelector("button.mod-cta") as HTMLButtonElement).click();
+		// Forward anyway is a warning now, not the primary button; the focus went to Cancel.
+		expect(m.contentEl.querySelector("button.mod-cta")).toBeNull();
+		expect(m.contentEl.querySelector("button.mod-warning")?.textContent).toBe("Forward anyway");
+		expect((document.activeElement as HTMLElement | null)?.textContent).toBe("Cancel");
+		(m.contentEl.querySelector("button.mod-warning") as HTMLButtonElement).click();
 		await (m as unknown as { submission: Promise<void> }).submission;
 		await settle(h);
 		expect(isOpen(m)).toBe(false);
@@ -247,7 +257,9 @@ describe("show-trace", () => {
 		expect(leaf?.getRoot()).toBe(h.host.app.workspace.rightSplit);
 		const el = (leaf.view as unknown as { contentEl: HTMLElement }).contentEl;
 		await waitFor("the trace rows", () => el.querySelectorAll(".a2a-trace-row").length === 2);
-		expect(el.textContent).toContain(req.traceId);
+		// A short id in the heading, the full one on hover (and copied by its button).
+		expect(el.querySelector(".a2a-trace-summary [title]")?.getAttribute("title")).toBe(req.traceId);
+		expect(el.querySelector(".a2a-trace-summary")?.textContent).toContain(req.traceId.slice(0, 8));
 		// The diagram: groups as lifelines, the request and the response as arrows.
 		const diagram = el.querySelector(".a2a-trace-diagram .mermaid")?.textContent ?? "";
 		expect(diagram).toContain(`participant g0 as ${BACKEND}`);

@@ -45,8 +45,8 @@ describe("retry-dead-letter", () => {
 
 		await activate(h, dead);
 		expect(run(h, "retry-dead-letter")).toBe(true);
-		const m = await modal(h, "Retry dead letter");
-		expect(m.contentEl.querySelector(".a2a-retry-code")?.textContent).toBe("Why it died: GROUP_NOT_FOUND");
+		const m = await modal(h, "Retry undelivered message");
+		expect(m.contentEl.querySelector(".a2a-retry-code")?.textContent).toBe("Why it was not delivered: GROUP_NOT_FOUND");
 		expect(m.contentEl.querySelector(".a2a-retry-message")?.textContent).toContain('group "99-nowhere" is not in the registry');
 		const target = control(m, "target_group");
 		expect(document.activeElement).toBe(target);
@@ -96,7 +96,7 @@ describe("retry-dead-letter", () => {
 		expect(await frontmatter(h, dead)).toMatchObject({ error_code: "INVALID_MESSAGE" });
 		await activate(h, dead);
 		run(h, "retry-dead-letter");
-		const m = await modal(h, "Retry dead letter");
+		const m = await modal(h, "Retry undelivered message");
 		expect(m.contentEl.querySelectorAll(".a2a-field")).toHaveLength(1);
 		const hop = control(m, "hop_count");
 		expect(hop.value).toBe("-1");
@@ -128,7 +128,7 @@ describe("retry-dead-letter", () => {
 		h = await boot({ files: { [`${box(BACKEND, "outbox")}/bad.md`]: bad.text }, settings: { graceSeconds: 0 } });
 		await activate(h, await onlyFileIn(h, DEAD));
 		run(h, "retry-dead-letter");
-		const m = await modal(h, "Retry dead letter");
+		const m = await modal(h, "Retry undelivered message");
 		fill(control(m, "hop_count"), "0");
 		await enter(h, m, "hop_count");
 		await waitFor("the retried request routed", async () => (await filesIn(h as Harness, box(BACKEND, "outbox"))).length === 0);
@@ -159,7 +159,7 @@ describe("retry-dead-letter", () => {
 		await settle(h);
 		await activate(h, dead);
 		run(h, "retry-dead-letter");
-		const m = await modal(h, "Retry dead letter");
+		const m = await modal(h, "Retry undelivered message");
 		expect(m.contentEl.textContent).toContain("restores the original text");
 		expect(m.contentEl.querySelectorAll(".a2a-field")).toHaveLength(0);
 		(m.contentEl.querySelector("button.mod-cta") as HTMLButtonElement).click();
@@ -190,8 +190,8 @@ describe("retry-dead-letter", () => {
 		await h.parts.settings.update({ autoRoute: false });
 		await activate(h, deadPath);
 		run(h, "retry-dead-letter");
-		const m = await modal(h, "Retry dead letter");
-		expect(m.contentEl.querySelector(".a2a-retry-code")?.textContent).toBe("Why it died: TIMEOUT");
+		const m = await modal(h, "Retry undelivered message");
+		expect(m.contentEl.querySelector(".a2a-retry-code")?.textContent).toBe("Why it was not delivered: TIMEOUT");
 		(m.contentEl.querySelector("button.mod-cta") as HTMLButtonElement).click();
 		await (m as unknown as { submission: Promise<void> }).submission;
 		await settle(h);

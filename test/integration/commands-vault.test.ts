@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_REGISTRY } from "../../src/core/example-registry";
 import { leaseNoteText } from "../../src/core/lease";
-import { PROPERTY_TYPES } from "../../src/core/property-types";
 import { BACKEND, DEVOPS, FRONTEND, boot, box, filesIn, lastNotice, requestNote, run, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
@@ -23,7 +22,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/agents", "A2A/dead-letter", "A2A/log", ...GROUPS.flatMap((g) => ["inbox", "outbox", "archive"].map((b) => box(g, b as "inbox")))]) {
 			expect(h.host.fakeApp.vault.getFolderByPath(folder), folder).not.toBeNull();
 		}
-		expect(lastNotice(h)).toBe(`Created registry.yaml, 18 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (5 groups).`);
+		expect(lastNotice(h)).toBe("A2A is ready: 5 groups can send each other messages (10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group and 1 more), each with an inbox and an outbox. Two bases list the messages and the agents. Next: create an agent.");
 		// the relay reads the new registry: composing becomes possible
 		await waitFor("the registry in the relay", () => h?.parts.relay.router.layout.groupIds().length === 5);
 		expect(await h.host.read("A2A/Messages.base")).toContain("name: In flight");
@@ -31,7 +30,7 @@ describe("init-vault", () => {
 
 		run(h, "init-vault");
 		await settle(h);
-		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
+		expect(lastNotice(h)).toBe("A2A is already set up: nothing to create (5 groups).");
 	});
 
 	it("never overwrites an existing registry: it adds only the gateway group an older one lacks, and the missing folders of its groups", async () => {
@@ -45,7 +44,7 @@ describe("init-vault", () => {
 		for (const folder of ["A2A/groups/a2a-gateway/outbox", "A2A/groups/alpha/outbox", "A2A/groups/alpha/archive", "teams/beta/inbox", "teams/beta/outbox", "teams/beta/archive", "A2A/agents", "A2A/dead-letter", "A2A/log"]) {
 			expect(await h.host.exists(folder), folder).toBe(true);
 		}
-		expect(lastNotice(h)).toBe(`Created the gateway group a2a-gateway in the registry, 11 folders, 2 bases and ${Object.keys(PROPERTY_TYPES).length} property types in A2A (3 groups).`);
+		expect(lastNotice(h)).toBe("Added the missing folders in A2A (3 groups). Two bases list the messages and the agents. Added the gateway group a2a-gateway to the registry (A2A clients' requests come from it).");
 	});
 
 	it("names registry problems in its notice", async () => {

@@ -47,7 +47,7 @@ describe("Create registry and group folders (the plugin)", () => {
 		expect(types, "created is the user's (Created: date), not added again").not.toHaveProperty("created");
 		expect(Object.keys(types)).toHaveLength(ALL - 1 + 3);
 		expect(await h.host.fakeApp.vault.adapter.exists(".obsidian/types.json")).toBe(false);
-		expect(lastNotice(h)).toBe(`Created registry.yaml, 18 folders, 2 bases and ${ALL - 1} property types in A2A (5 groups).`);
+		expect(lastNotice(h)).toBe("A2A is ready: 5 groups can send each other messages (10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group and 1 more), each with an inbox and an outbox. Two bases list the messages and the agents. Next: create an agent.");
 		expect(agentBaseFolders(await h.host.read("A2A/Agents.base"))).toEqual(["A2A/agents", "Runs", "Team/agents"]);
 		expect(parse(await h.host.read("A2A/Agents.base"))).toMatchObject({ filters: { and: [{ or: ['file.inFolder("A2A/agents")', 'file.inFolder("Runs")', 'file.inFolder("Team/agents")'] }, 'file.hasProperty("status")'] } });
 
@@ -55,7 +55,7 @@ describe("Create registry and group folders (the plugin)", () => {
 		run(h, "init-vault");
 		await settle(h);
 		expect(await h.host.fakeApp.vault.adapter.read(".my-config/types.json")).toBe(before);
-		expect(lastNotice(h)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
+		expect(lastNotice(h)).toBe("A2A is already set up: nothing to create (5 groups).");
 	});
 
 	it("creates types.json when there is none, asks Obsidian's type manager to read it again, and leaves a file it cannot read alone", async () => {

@@ -76,12 +76,12 @@ describe("late and taken answers", () => {
 		run(h, "show-trace");
 		await settle(h);
 		const el = await traceEl(h);
-		expect(el.textContent).toContain(one.traceId);
+		expect(el.querySelector(".a2a-trace-summary [title]")?.getAttribute("title")).toBe(one.traceId);
 		await activate(h, second);
 		await settle(h);
-		expect(el.textContent).toContain(two.traceId);
+		expect(el.querySelector(".a2a-trace-summary [title]")?.getAttribute("title")).toBe(two.traceId);
 		await activate(h, "Notes/plain.md");
 		await settle(h);
-		expect(el.textContent).toContain(two.traceId);
+		expect(el.querySelector(".a2a-trace-summary [title]")?.getAttribute("title")).toBe(two.traceId);
 	});
 });

@@ -100,7 +100,7 @@ describe("the file menu of a message or agent note", () => {
 		expect(actionsOf(deadMenu)).toEqual(["Retry…", "Show trace", "Export trace as note"]);
 		await h.parts.settings.update({ autoRoute: false });
 		await pick(h, deadMenu, "Retry…");
-		const retry = await modal(h, "Retry dead letter");
+		const retry = await modal(h, "Retry undelivered message");
 		fill(control(retry, "target_group"), FRONTEND);
 		control(retry, "target_group").dispatchEvent(new Event("blur"));
 		await enter(h, retry, "target_group");

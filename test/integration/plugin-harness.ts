@@ -3,6 +3,7 @@ import manifest from "../../manifest.json";
 import { createTempHost } from "../../test-support/fake-obsidian/node-host";
 import type { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { readFrontmatter, splitNote } from "../../src/core/frontmatter";
+import { SecretApprovals } from "../../src/obsidian/secret-approvals";
 
 // Boots the real plugin class on the fake Obsidian over a real temp folder, and waits for the relay
 // to finish what vault events started.
@@ -17,10 +18,15 @@ export interface Booted {
 	files(under: string): string[];
 }
 
-export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean } = {}): Promise<Booted> {
+export async function bootPlugin(files: Record<string, string> = {}, options: { layoutReady?: boolean; secrets?: Record<string, string>; approved?: Record<string, string> } = {}): Promise<Booted> {
 	// Notes written by a test are a moment old: without a grace period the router takes them at once
 	// (the tests of the grace period set it).
 	const host = await createTempHost({ files: { ".obsidian/plugins/a2a-relay/data.json": JSON.stringify({ graceSeconds: 0 }), ...files } });
+	// Secrets live in Obsidian's secret storage on the device, never in the vault.
+	for (const [id, value] of Object.entries(options.secrets ?? {})) host.fakeApp.secretStorage.setSecret(id, value);
+	// What the user chose in the Groups settings on this device: each secret for one address.
+	const approvals = new SecretApprovals(host.app);
+	for (const [id, url] of Object.entries(options.approved ?? {})) approvals.approve(id, url);
 	const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
 	await host.loadVault();
 	if (options.layoutReady !== false) await host.setLayoutReady();

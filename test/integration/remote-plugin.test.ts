@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import A2ARelayPlugin from "../../main";
@@ -76,13 +77,77 @@ describe("the plugin forwards to remote A2A agents through requestUrl", () => {
 		await remote.close();
 		const token = "plugin-token-0123456789abcdef";
 		remote = await startRemoteAgents({ token });
-		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_file: secrets/elsewhere.token\n`), "secrets/elsewhere.token": `${token}\n` });
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY.replace("groups:\n", `groups:\n  remote-elsewhere:\n    url: ${remote.url("elsewhere")}\n    token_secret: elsewhere-token\n`) }, { secrets: { "elsewhere-token": token }, approved: { "elsewhere-token": remote.url("elsewhere") } });
 		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-9", target_group: "remote-elsewhere" }));
 		const [answer] = await inboxHolds(1);
 		const fm = await b.frontmatter(answer);
 		expect(fm).toMatchObject({ in_reply_to: "p-9", status: "error", error_code: "REMOTE_ERROR" });
 		expect(String(fm.error_message)).toContain("on another address than its registry url");
 		expect(remote.calls.filter((c) => c.elsewhere)).toEqual([]);
+	});
+
+	it("the secret token_secret names is read from Obsidian's secret storage and sent; a missing one is an error response and nothing is called", async () => {
+		await remote.close();
+		const token = "plugin-token-0123456789abcdef";
+		remote = await startRemoteAgents({ token });
+		const registry = REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${remote.url("echo")}\n    token_secret: echo-token\n  remote-unset:\n    url: ${remote.url("echo")}\n    token_secret: unset-token\n`);
+		b = await bootPlugin({ "A2A/registry.yaml": registry }, { secrets: { "echo-token": token }, approved: { "echo-token": remote.url("echo"), "unset-token": remote.url("echo") } });
+		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-20", target_group: "remote-echo" }));
+		await b.host.externalWrite(`${OUT}/ask2.md`, requestNote({ message_id: "p-21", target_group: "remote-unset" }));
+		const answers = await inboxHolds(2);
+		const fms = await Promise.all(answers.map((a) => b?.frontmatter(a)));
+		expect(fms.find((fm) => fm?.in_reply_to === "p-20")).toMatchObject({ status: "success" });
+		const unset = fms.find((fm) => fm?.in_reply_to === "p-21");
+		expect(unset).toMatchObject({ status: "error" });
+		expect(String(unset?.error_message)).toContain("secret unset-token of remote-unset is not set");
+		expect(remote.executions.map((e) => e.messageId)).toEqual(["p-20"]);
+	});
+
+	it("a registry edited elsewhere cannot send this device's secrets to a new address: a secret goes only where the user chose it for", async () => {
+		const heard: string[] = [];
+		const server = createServer((req, res) => {
+			heard.push(req.headers.authorization ?? "");
+			res.writeHead(404).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		try {
+			const evil = `http://127.0.0.1:${(server.address() as { port: number }).port}/agents/x/`;
+			// The user chose partner-token for the remote's address; the synced registry now points the group (and names another plugin's key) elsewhere.
+			const registry = REGISTRY.replace("groups:\n", `groups:\n  remote-echo:\n    url: ${evil}\n    token_secret: partner-token\n  remote-key:\n    url: ${evil}\n    token_secret: openai-api-key\n`);
+			b = await bootPlugin({ "A2A/registry.yaml": registry }, { secrets: { "partner-token": "partner-0123456789", "openai-api-key": "sk-other-plugin-0123456789" }, approved: { "partner-token": remote.url("echo") } });
+			await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-23", target_group: "remote-echo" }));
+			await b.host.externalWrite(`${OUT}/ask2.md`, requestNote({ message_id: "p-24", target_group: "remote-key" }));
+			const answers = await inboxHolds(2);
+			for (const answer of answers) {
+				const fm = await b.frontmatter(answer);
+				expect(fm).toMatchObject({ status: "error" });
+				expect(String(fm.error_message)).toContain("was not chosen for");
+			}
+			expect(heard).toEqual([]);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
+	it("a registry's token_file is never read from the vault nor sent: the entry is a registry error", async () => {
+		const server = createServer((req, res) => {
+			heard.push(req.headers.authorization ?? "");
+			res.writeHead(404).end();
+		});
+		const heard: string[] = [];
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		try {
+			const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/agents/x/`;
+			b = await bootPlugin({ "A2A/registry.yaml": REGISTRY.replace("groups:\n", `groups:\n  remote-x:\n    url: ${url}\n    token_file: secrets/x.token\n`), "secrets/x.token": "vault-token-0123456789\n" });
+			await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "p-22", target_group: "remote-x" }));
+			await b.quiet();
+			expect(b.plugin.parts.relay.router.registry.errors.map((e) => e.message).join("\n")).toContain("token_file is no longer read");
+			expect(heard).toEqual([]);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 
 	it("file bytes in the answer are saved as they came under the requester's artifacts/ folder, a binary file too", async () => {

@@ -2,7 +2,9 @@
 // the sync margin, the device's name in the lease, and what the sidebar says about who routes),
 // and the Groups section, which edits the registry itself.
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKEND, FRONTEND, boot, box, fill, settle, waitFor } from "./commands-harness";
+import { SecretApprovals } from "../../src/obsidian/secret-approvals";
+import { SecretComponent } from "../../test-support/fake-obsidian/secret-storage";
+import { BACKEND, FRONTEND, boot, box, control, fill, modal, settle, waitFor } from "./commands-harness";
 import type { Harness } from "./commands-harness";
 
 let h: Harness | undefined;
@@ -45,7 +47,7 @@ describe("this device", () => {
 		h.host.executeCommand("a2a-relay:open-agent-status");
 		await settle(h);
 		const status = () => document.querySelector(".a2a-router-status")?.textContent ?? "";
-		expect(status()).toBe("Router: This device routes (Work laptop).");
+		expect(status()).toBe("Routing: This device routes (Work laptop).");
 
 		const again = h.host.openSettings("a2a-relay");
 		fill(input<HTMLSelectElement>(again, "routeOnDevice"), "never");
@@ -79,7 +81,7 @@ describe("this device", () => {
 		h.host.executeCommand("a2a-relay:open-agent-status");
 		await settle(h);
 		await waitFor("the warning", () => document.querySelector(".a2a-router-warning"));
-		expect(document.querySelector(".a2a-router-warning")?.textContent).toContain("Two devices may both be routing");
+		expect(document.querySelector(".a2a-router-warning")?.textContent).toContain("Two devices may both be delivering messages");
 	});
 });
 
@@ -94,32 +96,56 @@ describe("the Groups section", () => {
 		h = await boot({ files: { [`${box(BACKEND, "inbox")}/kept.txt`]: "kept\n" } });
 		let tab = await groupsTab(h);
 		expect(Array.from(tab.querySelectorAll(".a2a-group-row")).map((r) => r.getAttribute("data-group"))).toEqual([BACKEND, FRONTEND, "30-devops-group", "40-security-group", "a2a-gateway"]);
-		fill(input(tab, "new-group-id"), "50-qa-group");
-		fill(input(tab, "new-group-description"), "Tests the app");
+		// Add group: the Edit group modal, empty; its fields are labelled, not only by placeholders.
 		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		let m = await modal(h, "Add group");
+		expect(Array.from(m.contentEl.querySelectorAll(".setting-item-name")).map((e) => e.textContent)).toEqual(["Group id", "Description", "Remote agent URL", "Token secret"]);
+		fill(control(m, "id"), "50-qa-group");
+		fill(control(m, "description"), "Tests the app");
+		fill(control(m, "url"), "not a url");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
+		// An invalid URL is marked at its field, and nothing is written.
+		await waitFor("the URL error", () => control(m, "url").getAttribute("aria-invalid") === "true");
+		expect(m.contentEl.querySelector(".a2a-field-url .a2a-field-error")?.textContent).toBe("Enter an http:// or https:// address, or leave the field empty.");
+		expect(await h.host.read("A2A/registry.yaml")).not.toContain("50-qa-group");
+		fill(control(m, "url"), "");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
 		await waitFor("the new group row", () => tab.querySelector('.a2a-group-row[data-group="50-qa-group"]'));
-		commit(input(tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${FRONTEND}"]`) as HTMLElement, "url"), "https://ui.example/a2a/");
+
+		// Edit group (an icon button with a tooltip): the URL.
+		const editButton = (id: string) => tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${id}"] .clickable-icon[aria-label="Edit group ${id}"]`) as HTMLElement;
+		editButton(FRONTEND).click();
+		m = await modal(h, `Edit group ${FRONTEND}`);
+		expect(control(m, "id").value).toBe(FRONTEND);
+		fill(control(m, "url"), "https://ui.example/a2a/");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
 		await waitFor("the url saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("url: https://ui.example/a2a/"));
+		await waitFor("the row says so", () => tab.querySelector(`.a2a-group-row[data-group="${FRONTEND}"] .a2a-group-url`)?.textContent === "Remote agent at https://ui.example/a2a/");
+
+		// The registry's limits sit with New messages.
 		commit(input(tab, "registry-max_hops"), "8");
 		await waitFor("max_hops saved", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("max_hops: 8"));
 		commit(input(tab, "registry-timeout_seconds"), "0");
-		await waitFor("an error", () => tab.querySelector(".a2a-groups-editor .a2a-form-error")?.textContent?.includes("at least 1"));
+		// A refused value is marked at its own field.
+		await waitFor("an error", () => input(tab, "registry-timeout_seconds").getAttribute("aria-invalid") === "true");
+		expect(input(tab, "registry-timeout_seconds").closest(".a2a-field")?.querySelector(".a2a-field-error")?.textContent).toContain("at least 1");
 
-		// Rename: the key changes in place, the group's folder follows.
-		const backendRow = tab.querySelector<HTMLElement>(`.a2a-group-row[data-group="${BACKEND}"]`) as HTMLElement;
-		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Rename") as HTMLElement).click();
-		fill(input(backendRow, "rename"), "11-api-group");
-		(Array.from(backendRow.querySelectorAll("button")).find((b) => b.textContent === "Apply") as HTMLElement).click();
+		// Rename in the modal: the key changes in place, the group's folder follows.
+		editButton(BACKEND).click();
+		m = await modal(h, `Edit group ${BACKEND}`);
+		fill(control(m, "id"), "11-api-group");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
 		await waitFor("the renamed row", () => tab.querySelector('.a2a-group-row[data-group="11-api-group"]'));
 		await settle(h);
 		expect(await h.host.read("A2A/groups/11-api-group/inbox/kept.txt")).toBe("kept\n");
 
-		// Remove asks once, then removes.
+		// Remove (an icon button) asks once, then removes.
 		tab = await groupsTab(h);
 		const security = () => tab.querySelector<HTMLElement>('.a2a-group-row[data-group="40-security-group"]');
-		const remove = () => Array.from(security()?.querySelectorAll("button") ?? []).find((b) => b.textContent?.startsWith("Remove")) as HTMLElement;
+		const remove = () => security()?.querySelector<HTMLElement>('.clickable-icon[aria-label^="Remove"]') as HTMLElement;
+		expect(remove().getAttribute("aria-label")).toBe("Remove group 40-security-group");
 		remove().click();
-		expect(remove().textContent).toBe("Remove 40-security-group?");
+		expect(remove().getAttribute("aria-label")).toBe("Remove 40-security-group from the registry? Click the bin again to remove it (its folders stay).");
 		remove().click();
 		await waitFor("the row removed", () => security() === null);
 
@@ -133,11 +159,45 @@ describe("the Groups section", () => {
 		expect(h.parts.relay.router.registry.communication.max_hops).toBe(8);
 	});
 
+	it("a remote group's token is a secret of Obsidian's secret storage: picked or created in Edit group, named in the registry, never written to the vault", async () => {
+		h = await boot({ files: {} });
+		const tab = await groupsTab(h);
+		const edit = async () => {
+			(tab.querySelector(`.a2a-group-row[data-group="${FRONTEND}"] .clickable-icon[aria-label="Edit group ${FRONTEND}"]`) as HTMLElement).click();
+			return modal(h as Harness, `Edit group ${FRONTEND}`);
+		};
+		let m = await edit();
+		fill(control(m, "url"), "https://ui.example/a2a/");
+		const picker = m.contentEl.querySelector(".a2a-group-secret .secret-component");
+		SecretComponent.of(picker)?.createSecret("frontend-token", "tok-FRONTEND-0123456789");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
+		await waitFor("the secret named", async () => (await h?.host.read("A2A/registry.yaml"))?.includes("token_secret: frontend-token"));
+		expect(await h.host.read("A2A/registry.yaml")).toContain("url: https://ui.example/a2a/");
+		expect(h.host.app.secretStorage.getSecret("frontend-token")).toBe("tok-FRONTEND-0123456789");
+		await settle(h);
+		for (const file of h.host.app.vault.getFiles()) expect(await h.host.read(file.path)).not.toContain("tok-FRONTEND");
+		await waitFor("the router's registry", () => h?.parts.relay.router.registry.groups.get(FRONTEND)?.tokenSecret === "frontend-token");
+		// Chosen here: this device may send it to that group's address, and only there.
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://ui.example/other/")).toBe(true);
+		expect(new SecretApprovals(h.host.app).approved("frontend-token", "https://elsewhere.example/a2a/")).toBe(false);
+		// Choosing "None" takes the name out of the registry again.
+		await waitFor("the edited row", () => tab.querySelector(`.a2a-group-row[data-group="${FRONTEND}"] .a2a-group-url`));
+		m = await edit();
+		const select = m.contentEl.querySelector<HTMLSelectElement>(".a2a-group-secret .secret-component") as HTMLSelectElement;
+		expect(select.value).toBe("frontend-token");
+		select.value = "";
+		select.dispatchEvent(new Event("change", { bubbles: true }));
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
+		await waitFor("the secret unnamed", async () => !(await h?.host.read("A2A/registry.yaml"))?.includes("token_secret"));
+	});
+
 	it("edits registry.md when the registry is a note, and says what to do when there is none", async () => {
 		h = await boot({ registry: false, files: { "A2A/registry.md": "---\ngroups:\n  red: {}\n---\n# Our registry\n" } });
 		const tab = await groupsTab(h);
-		fill(input(tab, "new-group-id"), "blue");
 		(tab.querySelector(".a2a-add-group button") as HTMLElement).click();
+		const m = await modal(h, "Add group");
+		fill(control(m, "id"), "blue");
+		(m.contentEl.querySelector("button.mod-cta") as HTMLElement).click();
 		await waitFor("the new row", () => tab.querySelector('.a2a-group-row[data-group="blue"]'));
 		expect(await h.host.read("A2A/registry.md")).toBe("---\ngroups:\n  red: {}\n  blue: {}\n---\n# Our registry\n");
 		expect(await h.host.exists("A2A/registry.yaml")).toBe(false);

@@ -48,22 +48,22 @@ describe("settings tab", () => {
 		const tab = h.host.openSettings("a2a-relay");
 		await settle(h);
 		await waitFor("the Groups editor", () => tab.querySelector(".a2a-group-row"));
-		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Folders", "Routing", "This device", "Groups", "Communication", "New messages", "Agents"]);
+		expect(Array.from(tab.querySelectorAll(".setting-item-heading .setting-item-name")).map((e) => e.textContent)).toEqual(["Groups", "Folders", "New messages", "Agents", "Notices", "Advanced"]);
 		expect(tab.querySelectorAll("h1, h2, h3, h4")).toHaveLength(0);
 		const names = Array.from(tab.querySelectorAll(":scope > .setting-item:not(.setting-item-heading):not(.a2a-groups-setting) > .setting-item-info > .setting-item-name")).map((e) => e.textContent);
 		expect(names).toEqual([
 			"Root folder",
 			"Extra agent folders",
-			"Automatic routing",
-			"Grace period for half-written notes",
+			"Default priority",
+			"Timeout Compose fills in",
+			"Stale limit",
 			"Routing notices",
 			"Notices for every message",
+			"Automatic routing",
 			"Route on this device",
 			"Sync margin",
 			"Device name",
-			"Default priority",
-			"Default timeout",
-			"Stale limit",
+			"Grace period for half-written notes",
 		]);
 		const root = input(tab, "rootFolder");
 		expect(root.value).toBe("A2A");
@@ -198,22 +198,22 @@ describe("declarative settings (Obsidian 1.13+)", () => {
 		h = await boot();
 		const tab = h.host.settingTabs().find((t) => t instanceof RelaySettingTab) as unknown as RelaySettingTab;
 		const groups = tab.getSettingDefinitions() as { heading: string; items: { name: string; control: { key: string; type: string; validate?: (v: string) => string | undefined } }[] }[];
-		expect(groups.map((g) => g.heading)).toEqual(["Folders", "Routing", "This device", "Groups", "New messages", "Agents"]);
-		// The root folder and the Groups editor render themselves (the same code as display()).
-		expect(groups.flatMap((g) => g.items.filter((i) => "render" in i).map((i) => i.name))).toEqual(["Root folder", "Groups"]);
+		expect(groups.map((g) => g.heading)).toEqual(["Groups", "Folders", "New messages", "Agents", "Notices", "Advanced"]);
+		// The root folder, the Groups editor and the registry's limits render themselves (the same code as display()).
+		expect(groups.flatMap((g) => g.items.filter((i) => "render" in i).map((i) => i.name))).toEqual(["Groups", "Root folder", "Answer timeout and retries"]);
 		const controls = groups.flatMap((g) => g.items.filter((i) => i.control).map((i) => i.control));
 		expect(controls.map((c) => `${c.key}:${c.type}`)).toEqual([
 			"extraAgentFolders:textarea",
-			"autoRoute:toggle",
-			"graceSeconds:text",
-			"showNotices:toggle",
-			"noticesForAll:toggle",
-			"routeOnDevice:dropdown",
-			"syncMarginSeconds:text",
-			"deviceName:text",
 			"defaultPriority:dropdown",
 			"defaultTimeoutSeconds:text",
 			"staleMinutes:text",
+			"showNotices:toggle",
+			"noticesForAll:toggle",
+			"autoRoute:toggle",
+			"routeOnDevice:dropdown",
+			"syncMarginSeconds:text",
+			"deviceName:text",
+			"graceSeconds:text",
 		]);
 		const byKey = Object.fromEntries(controls.map((c) => [c.key, c]));
 		expect(byKey.syncMarginSeconds.validate?.("0")).toContain("1 to 86400");

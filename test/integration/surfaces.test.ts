@@ -42,7 +42,7 @@ describe("notices for rejected and timed-out messages", () => {
 		await settle(h);
 		expect(h.host.openedFiles.at(-1)?.path).toBe(`A2A/dead-letter/${dead}`);
 		notice.querySelector<HTMLElement>("button.a2a-notice-button")?.click();
-		const retry = await modal(h, "Retry dead letter");
+		const retry = await modal(h, "Retry undelivered message");
 		expect(retry.contentEl.textContent).toContain("TIMEOUT");
 		retry.close();
 	});
@@ -76,11 +76,11 @@ describe("the sidebar acts", () => {
 		const dead = el.querySelector<HTMLElement>(".a2a-dead-item");
 		expect(dead?.querySelector(".a2a-dead-reason")?.textContent).toContain("99-nowhere-group");
 		(dead?.querySelector("button[data-a2a-action=retry]") as HTMLElement).click();
-		const retry = await modal(h, "Retry dead letter");
+		const retry = await modal(h, "Retry undelivered message");
 		expect(retry.contentEl.textContent).toContain("GROUP_NOT_FOUND");
 		retry.close();
 		// A right-click anywhere on a decision's row: opening, and the message's own actions.
-		const row = el.querySelector<HTMLElement>('.a2a-decision[data-outcome="delivered"] .a2a-decision-detail');
+		const row = el.querySelector<HTMLElement>('.a2a-decision[data-outcome="delivered"] .a2a-decision-time');
 		row?.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true }));
 		expect(shownMenu()?.titles).toEqual(["Open in new tab", "Open to the right", "Reply…", "Forward…", "Show trace", "Export trace as note"]);
 		shownMenu()?.hide();
@@ -88,10 +88,18 @@ describe("the sidebar acts", () => {
 });
 
 describe("status bar, ribbon, first install, hover and drag", () => {
-	it("the status bar counts what is in flight, overdue and dead, and opens the view", async () => {
+	it("the status bar is hidden while nothing needs attention (a request waiting for its answer does not)", async () => {
+		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: requestNote({ from: BACKEND, to: FRONTEND }).text } });
+		const bar = h.host.statusBarItems().find((el) => el.hasClass("a2a-status-bar"));
+		expect(bar?.textContent).toBe("");
+		expect(bar?.hasClass("a2a-hidden")).toBe(true);
+	});
+
+	it("the status bar shows only what needs attention (an undelivered message), and opens the view", async () => {
 		h = await boot({ settings: { viewShown: true }, files: { [`${box(BACKEND, "outbox")}/ask.md`]: requestNote({ from: BACKEND, to: FRONTEND }).text, [`${box(BACKEND, "outbox")}/lost.md`]: requestNote({ from: BACKEND, to: "99-nowhere-group" }).text } });
 		const bar = h.host.statusBarItems().find((el) => el.hasClass("a2a-status-bar"));
-		expect(bar?.textContent).toBe("1 in flight · 0 overdue · 1 dead");
+		expect(bar?.textContent).toBe("1 not delivered");
+		expect(bar?.hasClass("a2a-hidden")).toBe(false);
 		expect(h.host.app.workspace.getLeavesOfType(VIEW_TYPE_AGENT_STATUS)).toHaveLength(0);
 		bar?.click();
 		await settle(h);

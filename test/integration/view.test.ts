@@ -205,7 +205,7 @@ describe("agent status view", () => {
 		expect(text(seed.querySelector(".a2a-agent-meta"))).toBe("UI Explorer · 50-qa-group");
 		expect(text(seed.querySelector(".a2a-agent-action"))).toBe("Checking navigation links");
 		expect(text(seed.querySelector(".a2a-agent-result"))).toBe("Result: pending");
-		expect(text(seed.querySelector(".a2a-agent-finding"))).toBe("Latest finding: [10:30:15] Navigation Check Complete");
+		expect(text(seed.querySelector(".a2a-agent-finding"))).toBe("Latest finding: 10:30:15 · Navigation Check Complete");
 		// Ages are relative and local (moment), with the absolute time on hover.
 		expect(text(seed.querySelector(".a2a-agent-age"))).toBe("a few seconds ago");
 		expect(seed.querySelector(".a2a-agent-age")?.getAttribute("title")).toMatch(/\d{4}/);
@@ -296,14 +296,18 @@ describe("agent status view", () => {
 		expect(dead?.getAttribute("data-count")).toBe("1");
 		const deadItems = el.querySelectorAll<HTMLElement>(".a2a-dead-item");
 		expect(deadItems.length).toBe(1);
-		expect(text(deadItems[0].querySelector(".a2a-error-code"))).toBe("GROUP_NOT_FOUND");
+		// It leads with its route and type; the error code is on hover (and data), the reason in words.
+		expect(deadItems[0].dataset.errorCode).toBe("GROUP_NOT_FOUND");
+		expect(text(deadItems[0].querySelector(".a2a-dead-link"))).toBe("10-backend-group → 99-nowhere-group · task");
+		expect(deadItems[0].querySelector(".a2a-dead-link")?.getAttribute("title")).toMatch(/\.md \(GROUP_NOT_FOUND\)$/);
 		const deadPath = deadItems[0].querySelector("a.a2a-note-link")?.getAttribute("data-path") ?? "";
 		expect(deadPath).toMatch(/^A2A\/dead-letter\//);
 
 		const decisions = Array.from(el.querySelectorAll<HTMLElement>(".a2a-decision"));
 		expect(decisions.map((d) => d.dataset.outcome).sort()).toEqual(["delivered", "rejected"]);
 		const rejected = decisions.find((d) => d.dataset.outcome === "rejected");
-		expect(text(rejected?.querySelector(".a2a-error-code"))).toBe("GROUP_NOT_FOUND");
+		expect(rejected?.dataset.errorCode).toBe("GROUP_NOT_FOUND");
+		expect(text(rejected?.querySelector(".a2a-outcome"))).toBe("not delivered");
 
 		// A dead letter opens its note.
 		(deadItems[0].querySelector("a.a2a-note-link") as HTMLElement).click();
@@ -445,7 +449,9 @@ updated: ${iso(Date.now())}
 		expect(row(el, "ui-explorer-01")).toBe(seed);
 		expect(progressOf(seed)).toBe("100");
 		expect(text(seed.querySelector(".a2a-agent-result"))).toBe("Result: pass");
-		expect(text(seed.querySelector(".a2a-agent-finding"))).toBe("Latest finding: [2026-01-15T10:35:00Z] Test Complete");
+		// An ISO time is shown relative, exact on hover: never as raw ISO text.
+		expect(text(seed.querySelector(".a2a-agent-finding"))).toMatch(/^Latest finding: .+ ago · Test Complete$/);
+		expect(seed.querySelector(".a2a-finding-time")?.getAttribute("title")).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
 		expect(text(seed.querySelector(".a2a-agent-action"))).toBe("All tests passed");
 
 		// Deleted outside: the row goes.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMUNICATION_DEFAULTS } from "../../src/core/protocol";
-import { describeRegistryError, isGroupId, parseRegistry } from "../../src/core/registry";
+import { describeRegistryError, isGroupId, isSecretId, parseRegistry } from "../../src/core/registry";
 import { REGISTRY_TEXT } from "./helpers";
 
 // registry.yaml (protocol section 2): a bad entry is reported and skipped, the rest keeps working.
@@ -204,13 +204,32 @@ describe("contract v2 additions", () => {
 		expect(bad.errors[0]).toMatchObject({ where: "communication.cycle_detection" });
 	});
 
-	it("reads url (http and https only), token_file, serve and gateway; a token in the registry is an error", () => {
-		const registry = parseRegistry("groups:\n  remote:\n    url: https://agents.example/a2a/\n    token_file: ~/.a2a/token\n  quiet:\n    serve: false\n  door:\n    gateway: true\n  bad:\n    url: file:///etc/passwd\n  leaky:\n    token: abc\n");
-		expect(registry.groups.get("remote")).toMatchObject({ url: "https://agents.example/a2a/", tokenFile: "~/.a2a/token", serve: true });
+	it("reads url (http and https only), token_secret, serve and gateway; a token in the registry is an error", () => {
+		const registry = parseRegistry("groups:\n  remote:\n    url: https://agents.example/a2a/\n    token_secret: partner-token\n  quiet:\n    serve: false\n  door:\n    gateway: true\n  bad:\n    url: file:///etc/passwd\n  leaky:\n    token: abc\n");
+		expect(registry.groups.get("remote")).toMatchObject({ url: "https://agents.example/a2a/", tokenSecret: "partner-token", serve: true });
 		expect(registry.groups.get("quiet")).toMatchObject({ serve: false });
 		expect(registry.groups.get("door")).toMatchObject({ gateway: true });
 		expect(registry.groups.has("bad")).toBe(false);
 		expect(registry.errors.map((e) => e.where)).toEqual(["groups.bad", "groups.leaky"]);
+		expect(registry.errors[1].message).toContain("token_secret");
+	});
+
+	it("issue 27: token_file is a registry error that says what to do instead; token_secret is a secret id, never a path", () => {
+		for (const file of ["~/.git-credentials", "../x", "/etc/passwd", "secrets/x.token"]) {
+			const registry = parseRegistry(`groups:\n  remote:\n    url: https://agents.example/a2a/\n    token_file: ${file}\n`);
+			expect(registry.groups.has("remote")).toBe(false);
+			expect(registry.errors).toHaveLength(1);
+			expect(registry.errors[0].message).toContain("token_file is no longer read");
+			expect(registry.errors[0].message).toContain("token_secret: <id>");
+			expect(registry.errors[0].message).toContain("A2A_SECRET_<ID>");
+			expect(registry.errors[0].message).toContain("a2a-relay/secrets");
+		}
+		for (const id of ["../x", "~/.git-credentials", "Partner", "a/b", "a.b", "-a", "a-", "", "a".repeat(65), 12]) {
+			const registry = parseRegistry(`groups:\n  remote:\n    url: https://agents.example/a2a/\n    token_secret: ${JSON.stringify(id)}\n`);
+			expect(registry.groups.has("remote"), String(id)).toBe(false);
+			expect(registry.errors[0].message).toContain("must be a secret id");
+		}
+		for (const id of ["a", "partner-token", "x1-y2", "a".repeat(64)]) expect(isSecretId(id)).toBe(true);
 	});
 });
 

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isStale, readAgent } from "../../src/core/agent";
 import { orderFields, sortForRouting } from "../../src/core/priority";
 import { stampDeliveredResponse } from "../../src/core/stamps";
-import { isIsoTime, parseTime } from "../../src/core/time";
+import { isIsoTime, normalTime, parseTime } from "../../src/core/time";
+import { requestFieldProblem } from "../../src/core/validate";
 
 // Item 13 of "Trust the post office": times without a zone are UTC (contract v2), whatever the zone
 // of the machine that reads them. Every check runs under three zones (Node applies a change of
@@ -80,5 +81,33 @@ describe("item 13: times", () => {
 			}),
 			{ numRuns: 5000 },
 		);
+	});
+});
+
+describe("issue 27, finding 8: fractions never roll over, offsets stay within a day", () => {
+	it("keeps a fraction of any length without rounding into the next second, minute or day", () => {
+		inEachZone((zone) => {
+			expect(parseTime("2026-01-15T23:59:59.9995Z"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59, 59, 999));
+			expect(parseTime("2026-01-15T23:59:59.9999999Z"), zone).toBe(Date.UTC(2026, 0, 15, 23, 59, 59, 999));
+			expect(parseTime("2026-12-31 23:59:59.99999999999+00:00"), zone).toBe(Date.UTC(2026, 11, 31, 23, 59, 59, 999));
+			expect(parseTime("2026-01-15T10:00:00.5Z"), zone).toBe(Date.UTC(2026, 0, 15, 10, 0, 0, 500));
+			expect(parseTime("2026-01-15T10:00:00.1234Z"), zone).toBe(Date.UTC(2026, 0, 15, 10, 0, 0, 123));
+			expect(parseTime("2026-01-15T10:00:00.57Z"), zone).toBe(Date.UTC(2026, 0, 15, 10, 0, 0, 570));
+		});
+		expect(requestFieldProblem("created", "2026-01-15T23:59:59.9995Z")).toBeNull();
+		expect(normalTime("2026-01-15T23:59:59.9999999Z")).toBe("2026-01-15T23:59:59.999Z");
+	});
+
+	it("takes offsets up to ±23:59 and refuses anything beyond (+99:99, -24:00, +23:60)", () => {
+		const noon = Date.UTC(2026, 0, 15, 12);
+		expect(parseTime("2026-01-15T12:00:00+14:00")).toBe(noon - 14 * 3_600_000);
+		expect(parseTime("2026-01-15T12:00:00+23:59")).toBe(noon - (23 * 60 + 59) * 60_000);
+		expect(parseTime("2026-01-15T12:00:00-23:59")).toBe(noon + (23 * 60 + 59) * 60_000);
+		expect(parseTime("2026-01-15T12:00:00-0530")).toBe(noon + 330 * 60_000);
+		expect(parseTime("2026-01-15T12:00:00+05")).toBe(noon - 5 * 3_600_000);
+		for (const zone of ["+99:99", "-24:00", "+24:00", "+23:60", "-00:60", "+9999", "+24"]) {
+			expect(parseTime(`2026-01-15T12:00:00${zone}`), zone).toBeNaN();
+			expect(requestFieldProblem("created", `2026-01-15T12:00:00${zone}`), zone).toMatch(/ISO 8601/);
+		}
 	});
 });

@@ -30,12 +30,19 @@ export class AgentStatusModal extends FormModal {
 		el.createEl("p", { cls: "a2a-modal-summary", text: FORM_TEXT.status.summary(this.agent.name, this.agent.status) });
 		const choices: Record<string, string> = {};
 		for (const state of this.legal) choices[state] = state === this.agent.status ? FORM_TEXT.status.sameStatus(LIFECYCLE_LABELS[state]) : LIFECYCLE_LABELS[state];
-		this.dropdown(el, "status", FORM_TEXT.status.status, choices, { value: this.legal[0] });
+		// The agent's status when it may stay (a progress update), else the first move it may make.
+		this.dropdown(el, "status", FORM_TEXT.status.status, choices, { value: this.legal.includes(this.agent.status as LifecycleState) ? this.agent.status : this.legal[0] });
 		this.text(el, "progress", FORM_TEXT.status.progress, {
 			value: this.agent.progress !== undefined ? String(this.agent.progress) : "",
 			placeholder: "0-100",
 		}).control.setAttr("inputmode", "decimal");
-		this.text(el, "last_action", FORM_TEXT.status.lastAction, { placeholder: this.agent.lastAction ?? FORM_TEXT.status.lastActionPlaceholder });
+		// The current values as values (edited in place), not as placeholders.
+		this.text(el, "last_action", FORM_TEXT.status.lastAction, { value: this.agent.lastAction ?? "", placeholder: FORM_TEXT.status.lastActionPlaceholder });
+	}
+
+	/** The status is what the modal is for: it has the focus, whatever else is empty. */
+	protected focusFirst(): void {
+		this.contentEl.querySelector<HTMLElement>('[name="status"]')?.focus();
 	}
 
 	protected async submit(): Promise<boolean> {

@@ -111,9 +111,11 @@ export abstract class FormModal extends Modal {
 		this.contentEl.empty();
 	}
 
+	/** Focuses the first empty field (what is left to fill in), else the first field, else the main button. */
 	protected focusFirst(): void {
-		const first = this.contentEl.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled])");
-		(first ?? this.submitButton)?.focus();
+		const controls = Array.from(this.contentEl.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled])"));
+		const empty = controls.find((el) => !(el instanceof HTMLSelectElement) && el.value.trim() === "");
+		(empty ?? controls[0] ?? this.submitButton)?.focus();
 	}
 
 	private onKeydown(evt: KeyboardEvent): void {

@@ -68,13 +68,21 @@ export class ForwardModal extends FormModal {
 		this.warningEl.empty();
 		const key = warning && to !== null ? `${to}|${warning.code}` : null;
 		if (key !== this.shownWarning) this.shownWarning = null;
-		if (!warning) {
-			this.submitButton?.setText(this.submitLabel());
-			return;
-		}
+		this.markAnyway();
+		if (!warning) return;
 		this.warningEl.createDiv({ cls: "a2a-warning-title", text: FORM_TEXT.forward.wouldReject(warning.code) });
 		this.warningEl.createDiv({ cls: "a2a-warning-reason", text: warning.reason });
 		this.warningEl.createDiv({ cls: "a2a-warning-hint", text: FORM_TEXT.forward.anywayHint });
+	}
+
+	/** Once the router's refusal was shown, the submit button is "Forward anyway", a warning, not the primary action. */
+	private markAnyway(): void {
+		const button = this.submitButton;
+		if (!button) return;
+		const anyway = this.shownWarning !== null;
+		button.setText(this.submitLabel());
+		button.toggleClass("mod-cta", !anyway);
+		button.toggleClass("mod-warning", anyway);
 	}
 
 	protected submit(): Promise<boolean> {
@@ -90,7 +98,9 @@ export class ForwardModal extends FormModal {
 			if (this.shownWarning !== key) {
 				this.showWarning(planned.warning, this.field("to").value().trim());
 				this.shownWarning = key;
-				this.submitButton?.focus();
+				this.markAnyway();
+				// Not the main button any more: the safe way out is Cancel.
+				this.contentEl.querySelector<HTMLElement>(".a2a-form-buttons button:not(.mod-warning)")?.focus();
 				return Promise.resolve(false);
 			}
 		}

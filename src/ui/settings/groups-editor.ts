@@ -6,127 +6,121 @@ import { parseRegistry, parseRegistryNote } from "../../core/registry";
 import type { Registry } from "../../core/registry";
 import type { CommunicationKey, RegistryEdit } from "../../core/registry-edit";
 import type { RelayState } from "../../obsidian/relay-state";
+import { makeField } from "../modals/form";
 import { SETTINGS_TEXT } from "../strings";
+import { GroupModal } from "./group-modal";
+import type { GroupValues } from "./group-modal";
 import { readRegistryFile, writeRegistryEdit } from "./registry-writer";
 
-// The Groups section of the settings: the registry's communication settings and its groups (add,
-// rename, describe, point to a remote agent, remove), each change written to the registry at once
-// through the vault port. So nobody has to edit YAML by hand (registry.yaml is hidden in Obsidian
-// unless all file extensions are shown, and cannot be edited on a phone at all).
+// The registry in the settings, so nobody has to edit YAML by hand (registry.yaml is hidden in
+// Obsidian unless all file extensions are shown, and cannot be edited on a phone at all). Two
+// parts, each written to the registry at once through the vault port:
+//   - GroupsEditor (the Groups section): one row per group (id, description, remote agent URL and
+//     the secret holding its token)
+//     with two icon buttons, Edit group… (a modal with labelled fields and inline errors) and
+//     Remove group (a second click confirms); and Add group, the same modal empty;
+//   - RegistryLimits (the New messages section): how long a request waits for its answer, how often
+//     it is delivered again, how many times it may be passed on, for every group.
 
-const COMMUNICATION: { key: CommunicationKey; name: string; desc: string }[] = [
-	{ key: "max_hops", name: SETTINGS_TEXT.maxHops, desc: SETTINGS_TEXT.maxHopsDesc },
-	{ key: "timeout_seconds", name: SETTINGS_TEXT.timeout, desc: SETTINGS_TEXT.timeoutDesc },
-	{ key: "retry_attempts", name: SETTINGS_TEXT.retries, desc: SETTINGS_TEXT.retriesDesc },
-];
+type Loaded = { ok: true; registry: Registry; path: string } | { ok: false; message: string };
 
-export class GroupsEditor {
-	private messageEl: HTMLElement | null = null;
+async function loadRegistry(state: RelayState, vault: Pick<ActionVault, "read">): Promise<Loaded> {
+	const layout = new VaultLayout(state.layout().root);
+	const file = await readRegistryFile(vault, layout);
+	if (!file) return { ok: false, message: SETTINGS_TEXT.noRegistryFile };
+	const registry = file.note ? parseRegistryNote(file.text, layout.root) : parseRegistry(file.text, layout.root);
+	if (!registry.usable) return { ok: false, message: SETTINGS_TEXT.unreadableRegistry(registry.errors.map((e) => `${e.where}: ${e.message}`).join("; ")) };
+	return { ok: true, registry, path: file.path };
+}
+
+abstract class RegistryPart {
+	protected messageEl: HTMLElement | null = null;
 
 	constructor(
-		private readonly app: App,
-		private readonly el: HTMLElement,
-		private readonly state: RelayState,
-		private readonly vault: Pick<ActionVault, "read" | "replace">,
-	) {
-		el.addClass("a2a-groups-editor");
-	}
+		protected readonly app: App,
+		protected readonly el: HTMLElement,
+		protected readonly state: RelayState,
+		protected readonly vault: Pick<ActionVault, "read" | "replace">,
+	) {}
 
 	async render(): Promise<void> {
-		const layout = new VaultLayout(this.state.layout().root);
-		const file = await readRegistryFile(this.vault, layout);
+		const loaded = await loadRegistry(this.state, this.vault);
 		this.el.empty();
 		this.messageEl = null;
-		if (!file) {
-			this.el.createDiv({ cls: "a2a-empty", text: SETTINGS_TEXT.noRegistryFile });
+		if (!loaded.ok) {
+			const empty = this.el.createDiv({ cls: "a2a-empty", text: loaded.message });
+			empty.addClass("setting-item-description");
 			return;
 		}
-		const registry = file.note ? parseRegistryNote(file.text, layout.root) : parseRegistry(file.text, layout.root);
-		if (!registry.usable) {
-			this.el.createDiv({ cls: "a2a-field-error", text: SETTINGS_TEXT.unreadableRegistry(registry.errors.map((e) => `${e.where}: ${e.message}`).join("; ")) });
-			return;
-		}
-		this.el.createDiv({ cls: "setting-item-description", text: SETTINGS_TEXT.groupsDesc(file.path) });
+		this.build(loaded.registry, loaded.path);
 		this.messageEl = this.el.createDiv({ cls: "a2a-form-error", attr: { role: "alert" } });
-		this.renderCommunication(registry);
-		for (const group of registry.groups.values()) this.renderGroup(group.id, group.description ?? "", group.url ?? "");
-		this.renderAdd();
 	}
 
-	private async save(edit: RegistryEdit, after?: () => Promise<void>): Promise<boolean> {
-		const error = await writeRegistryEdit(this.vault, new VaultLayout(this.state.layout().root), edit);
+	protected abstract build(registry: Registry, path: string): void;
+
+	/** Writes one edit; null when written, else why not. */
+	protected write(edit: RegistryEdit): Promise<string | null> {
+		return writeRegistryEdit(this.vault, new VaultLayout(this.state.layout().root), edit);
+	}
+
+	/** Writes one edit and shows it, or the error under this part. */
+	protected async save(edit: RegistryEdit): Promise<boolean> {
+		const error = await this.write(edit);
 		if (error) {
 			this.messageEl?.setText(error);
 			return false;
 		}
-		if (after) await after();
 		await this.render();
 		return true;
 	}
+}
 
-	private renderCommunication(registry: Registry): void {
-		new Setting(this.el).setName(SETTINGS_TEXT.communicationHeading).setHeading();
-		for (const row of COMMUNICATION) {
-			new Setting(this.el).setName(row.name).setDesc(row.desc).addText((text) => {
-				text.setValue(String(registry.communication[row.key]));
-				text.inputEl.setAttr("inputmode", "numeric");
-				text.inputEl.setAttr("name", `registry-${row.key}`);
-				text.inputEl.addEventListener("change", () => void this.save({ op: "set-communication", key: row.key, value: Number(text.getValue().trim()) }));
-			});
-		}
+export class GroupsEditor extends RegistryPart {
+	constructor(app: App, el: HTMLElement, state: RelayState, vault: Pick<ActionVault, "read" | "replace">) {
+		super(app, el, state, vault);
+		el.addClass("a2a-groups-editor");
 	}
 
-	private renderGroup(id: string, description: string, url: string): void {
-		const setting = new Setting(this.el).setName(id);
+	protected build(registry: Registry, path: string): void {
+		this.el.createDiv({ cls: "setting-item-description", text: SETTINGS_TEXT.groupsDesc(path) });
+		for (const group of registry.groups.values()) this.renderGroup({ id: group.id, description: group.description ?? "", url: group.url ?? "", tokenSecret: group.tokenSecret ?? "" });
+		new Setting(this.el).setClass("a2a-add-group").addButton((button) => button.setButtonText(SETTINGS_TEXT.addGroup).setCta().onClick(() => this.openModal(null)));
+	}
+
+	private renderGroup(group: GroupValues): void {
+		const setting = new Setting(this.el).setName(group.id);
 		setting.settingEl.addClass("a2a-group-row");
-		setting.settingEl.setAttr("data-group", id);
-		setting.addText((text) => {
-			text.setPlaceholder(SETTINGS_TEXT.groupDescription).setValue(description);
-			text.inputEl.setAttr("aria-label", `${SETTINGS_TEXT.groupDescription}: ${id}`);
-			text.inputEl.setAttr("name", "description");
-			text.inputEl.addEventListener("change", () => void this.save({ op: "set-group", id, field: "description", value: text.getValue() }));
+		setting.settingEl.setAttr("data-group", group.id);
+		const desc = createFragment((frag) => {
+			if (group.description) frag.createDiv({ cls: "a2a-group-description", text: group.description });
+			if (group.url) frag.createDiv({ cls: "a2a-group-url", text: SETTINGS_TEXT.remoteAt(group.url) });
 		});
-		setting.addText((text) => {
-			text.setPlaceholder(SETTINGS_TEXT.groupUrl).setValue(url);
-			text.inputEl.setAttr("aria-label", `${SETTINGS_TEXT.groupUrl}: ${id}`);
-			text.inputEl.setAttr("name", "url");
-			text.inputEl.setAttr("inputmode", "url");
-			text.inputEl.addEventListener("change", () => void this.save({ op: "set-group", id, field: "url", value: text.getValue() }));
-		});
-		setting.addButton((button) => button.setButtonText(SETTINGS_TEXT.rename).onClick(() => this.renameRow(setting, id)));
-		setting.addButton((button) =>
+		setting.setDesc(desc);
+		setting.addExtraButton((button) => button.setIcon("pencil").setTooltip(SETTINGS_TEXT.editGroup(group.id)).onClick(() => this.openModal(group)));
+		setting.addExtraButton((button) =>
 			button
-				.setButtonText(SETTINGS_TEXT.remove)
-				.setClass("mod-warning")
+				.setIcon("trash-2")
+				.setTooltip(SETTINGS_TEXT.removeGroup(group.id))
 				.onClick(() => {
 					// The first click asks, the second removes (the group's folders stay).
-					if (button.buttonEl.getAttribute("data-confirm") !== "yes") {
-						button.buttonEl.setAttribute("data-confirm", "yes");
-						button.setButtonText(`${SETTINGS_TEXT.remove} ${id}?`);
+					const el = button.extraSettingsEl;
+					if (el.getAttribute("data-confirm") !== "yes") {
+						el.setAttribute("data-confirm", "yes");
+						el.addClass("a2a-confirm");
+						button.setTooltip(SETTINGS_TEXT.removeGroupConfirm(group.id));
+						this.messageEl?.setText(SETTINGS_TEXT.removeGroupConfirm(group.id));
 						return;
 					}
-					void this.save({ op: "remove-group", id });
+					void this.save({ op: "remove-group", id: group.id });
 				}),
 		);
 	}
 
-	private renameRow(setting: Setting, id: string): void {
-		setting.controlEl.empty();
-		const input = setting.controlEl.createEl("input", { type: "text", cls: "a2a-rename-input", attr: { name: "rename", "aria-label": `${SETTINGS_TEXT.renameTo}: ${id}`, value: id } });
-		const apply = setting.controlEl.createEl("button", { cls: "mod-cta", text: SETTINGS_TEXT.apply });
-		const cancel = setting.controlEl.createEl("button", { text: SETTINGS_TEXT.cancel });
-		const run = () => {
-			const to = input.value.trim();
-			if (to === id) return void this.render();
-			void this.save({ op: "rename-group", id, to }, () => this.moveFolder(id, to));
-		};
-		apply.addEventListener("click", run);
-		input.addEventListener("keydown", (evt) => {
-			if (evt.key === "Enter") run();
-			else if (evt.key === "Escape") void this.render();
-		});
-		cancel.addEventListener("click", () => void this.render());
-		input.focus();
+	private openModal(group: GroupValues | null): void {
+		new GroupModal(this.app, group, (edit) => this.write(edit), async (renamed) => {
+			if (renamed) await this.moveFolder(renamed.from, renamed.to);
+			await this.render();
+		}).open();
 	}
 
 	/** A renamed group keeps its messages: its folder follows the new id when that name is free. */
@@ -136,22 +130,38 @@ export class GroupsEditor {
 		const target = `${layout.groupsFolder}/${to}`;
 		if (folder instanceof TFolder && this.app.vault.getAbstractFileByPath(target) === null) await this.app.fileManager.renameFile(folder, target);
 	}
+}
 
-	private renderAdd(): void {
-		let id = "";
-		let description = "";
-		const setting = new Setting(this.el).setName(SETTINGS_TEXT.addGroup);
-		setting.settingEl.addClass("a2a-add-group");
-		setting.addText((text) => {
-			text.setPlaceholder(SETTINGS_TEXT.newGroupId).onChange((value) => (id = value));
-			text.inputEl.setAttr("name", "new-group-id");
-			text.inputEl.setAttr("aria-label", SETTINGS_TEXT.newGroupId);
-		});
-		setting.addText((text) => {
-			text.setPlaceholder(SETTINGS_TEXT.groupDescription).onChange((value) => (description = value));
-			text.inputEl.setAttr("name", "new-group-description");
-			text.inputEl.setAttr("aria-label", SETTINGS_TEXT.groupDescription);
-		});
-		setting.addButton((button) => button.setButtonText(SETTINGS_TEXT.addGroup).setCta().onClick(() => void this.save({ op: "add-group", id, description: description.trim() || undefined })));
+const LIMITS: { key: CommunicationKey; name: string; desc: string }[] = [
+	{ key: "timeout_seconds", name: SETTINGS_TEXT.timeout, desc: SETTINGS_TEXT.timeoutDesc },
+	{ key: "retry_attempts", name: SETTINGS_TEXT.retries, desc: SETTINGS_TEXT.retriesDesc },
+	{ key: "max_hops", name: SETTINGS_TEXT.maxHops, desc: SETTINGS_TEXT.maxHopsDesc },
+];
+
+export class RegistryLimits extends RegistryPart {
+	protected build(registry: Registry): void {
+		for (const row of LIMITS) {
+			const field = makeField(
+				this.el,
+				`registry-${row.key}`,
+				row.name,
+				(setting) => {
+					let input!: HTMLInputElement;
+					setting.addText((text) => {
+						input = text.inputEl;
+					});
+					return input;
+				},
+				{ desc: row.desc, value: String(registry.communication[row.key]) },
+			);
+			field.control.setAttr("inputmode", "numeric");
+			// A refused value is marked at its own field, not at the top of the section.
+			field.control.addEventListener("change", () => {
+				void this.write({ op: "set-communication", key: row.key, value: Number(field.value().trim()) }).then((error) => {
+					field.setError(error);
+					if (!error) void this.render();
+				});
+			});
+		}
 	}
 }

@@ -3,7 +3,19 @@ import type { App } from "obsidian";
 import type { GroupEntry } from "../../core/registry";
 
 // Type-ahead for group ids over a text input: the registry's groups, fuzzy-matched on the id and
-// the description, best match first. Choosing one fills the input.
+// the description, best match first, a few at a time (a short list covers less of the form below).
+// Choosing one fills the input, closes the list and moves on to the form's next field.
+
+const SHOWN = 8;
+
+/** The first control of the form row after the input's row, if any. */
+function nextControl(input: HTMLElement): HTMLElement | null {
+	for (let row = input.closest(".setting-item")?.nextElementSibling; row; row = row.nextElementSibling) {
+		const control = row.querySelector<HTMLElement>("input:not([disabled]), textarea:not([disabled]), select:not([disabled])");
+		if (control) return control;
+	}
+	return null;
+}
 
 export class GroupSuggest extends AbstractInputSuggest<GroupEntry> {
 	constructor(
@@ -14,7 +26,7 @@ export class GroupSuggest extends AbstractInputSuggest<GroupEntry> {
 		private readonly onPick?: (id: string) => void,
 	) {
 		super(app, inputEl);
-		this.limit = 50;
+		this.limit = SHOWN;
 	}
 
 	protected getSuggestions(query: string): GroupEntry[] {
@@ -45,5 +57,7 @@ export class GroupSuggest extends AbstractInputSuggest<GroupEntry> {
 		super.selectSuggestion(group, evt);
 		this.onPick?.(group.id);
 		this.close();
+		// On to the next field of the form: the list is gone and covers nothing.
+		nextControl(this.inputEl)?.focus();
 	}
 }

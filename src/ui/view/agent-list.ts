@@ -43,6 +43,20 @@ export class AgentList {
 		this.grouping = grouping;
 		this.query = query;
 		this.filter = parseFilter(query);
+		// A compact row opens on a click anywhere but its links, or on its toggle button.
+		this.el.addEventListener("click", (evt) => {
+			const target = evt.target instanceof Element ? evt.target : null;
+			const rowEl = target?.closest<HTMLElement>(".a2a-agent-row");
+			if (!target || !rowEl || (target.closest("a, button, input, select") && !target.closest("[data-row-toggle]"))) return;
+			if (!target.closest("[data-row-toggle]") && !this.el.classList.contains("a2a-compact")) return;
+			const row = this.rows.get(rowEl.getAttribute("data-path") ?? "");
+			row?.setExpanded(!row.expanded);
+		});
+	}
+
+	/** One line per agent (each opens on a click), or every row with its details. */
+	setCompact(compact: boolean): void {
+		if (this.el.classList.contains("a2a-compact") !== compact) this.el.toggleClass("a2a-compact", compact);
 	}
 
 	get size(): number {

@@ -1,6 +1,7 @@
+import { setIcon } from "obsidian";
 import { isStale } from "../../core/agent";
 import type { AgentEntry } from "../../obsidian/agent-store";
-import { absoluteTime, relativeTime } from "../time-format";
+import { absoluteTime, findingClock, relativeTime } from "../time-format";
 import { setAttrIfChanged, setHidden, setTextIfChanged } from "./dom-text";
 import { resultClass, statusClass, swapClass } from "./status-style";
 import { VIEW_TEXT } from "../strings";
@@ -21,8 +22,10 @@ export class AgentRow {
 	readonly el: HTMLElement;
 	agent: AgentEntry;
 	private readonly badgeEl: HTMLElement;
+	private readonly toggleEl: HTMLElement;
 	private readonly nameEl: HTMLElement;
 	private readonly staleEl: HTMLElement;
+	private readonly alertEl: HTMLElement;
 	private readonly ageEl: HTMLElement;
 	private readonly metaEl: HTMLElement;
 	private readonly barEl: HTMLElement;
@@ -39,19 +42,26 @@ export class AgentRow {
 	constructor(agent: AgentEntry, clock: RowClock) {
 		this.agent = agent;
 		const el = (this.el = createDiv({ cls: "a2a-agent-row", attr: { role: "listitem" } }));
+		// The head is the compact row: status dot, name, stale marker, a thin progress bar and the
+		// age; a click (or the toggle button) shows the rest. In the detailed list the bar takes
+		// its own line (styles.css orders it).
 		const head = el.createDiv({ cls: "a2a-agent-head" });
 		this.badgeEl = head.createSpan({ cls: "a2a-badge" });
 		this.nameEl = head.createEl("a", { cls: "a2a-agent-name a2a-note-link", attr: { href: "#", draggable: "true" } });
 		this.staleEl = head.createSpan({ cls: "a2a-stale-marker a2a-hidden", text: VIEW_TEXT.stale });
-		this.ageEl = head.createEl("time", { cls: "a2a-agent-age" });
-		this.metaEl = el.createDiv({ cls: "a2a-agent-meta" });
-		const progress = el.createDiv({ cls: "a2a-agent-progress" });
+		// What the details would tell, in one word, for the compact row (hidden while the details show).
+		this.alertEl = head.createSpan({ cls: "a2a-alert-marker a2a-hidden" });
+		const progress = head.createDiv({ cls: "a2a-agent-progress" });
 		this.barEl = progress.createDiv({
 			cls: "a2a-progress",
 			attr: { role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100" },
 		});
 		this.fillEl = this.barEl.createDiv({ cls: "a2a-progress-fill" });
 		this.percentEl = progress.createSpan({ cls: "a2a-progress-label" });
+		this.ageEl = head.createEl("time", { cls: "a2a-agent-age" });
+		this.toggleEl = head.createEl("button", { cls: "clickable-icon a2a-row-toggle", attr: { type: "button", "aria-expanded": "false", "data-row-toggle": "" } });
+		setIcon(this.toggleEl, "chevron-right");
+		this.metaEl = el.createDiv({ cls: "a2a-agent-meta" });
 		this.actionEl = el.createDiv({ cls: "a2a-agent-action" });
 		this.resultEl = el.createDiv({ cls: "a2a-agent-result" });
 		this.errorEl = el.createDiv({ cls: "a2a-agent-error" });
@@ -77,6 +87,17 @@ export class AgentRow {
 		if (this.el.classList.contains("a2a-is-stale") !== stale) this.el.toggleClass("a2a-is-stale", stale);
 	}
 
+	/** Opens or closes the details of a compact row. */
+	setExpanded(expanded: boolean): void {
+		this.el.toggleClass("a2a-expanded", expanded);
+		this.toggleEl.setAttr("aria-expanded", String(expanded));
+		setIcon(this.toggleEl, expanded ? "chevron-down" : "chevron-right");
+	}
+
+	get expanded(): boolean {
+		return this.el.classList.contains("a2a-expanded");
+	}
+
 	isStale(clock: RowClock): boolean {
 		return isStale(this.agent, clock.now, clock.staleLimitMs);
 	}
@@ -90,6 +111,7 @@ export class AgentRow {
 		setTextIfChanged(this.badgeEl, a.status);
 
 		setTextIfChanged(this.nameEl, a.name);
+		setAttrIfChanged(this.toggleEl, "aria-label", VIEW_TEXT.rowDetails(a.name));
 		setAttrIfChanged(this.nameEl, "data-path", a.path);
 		setAttrIfChanged(this.ageEl, "title", a.updatedAt === undefined ? null : absoluteTime(a.updatedAt));
 		setAttrIfChanged(this.ageEl, "datetime", a.updatedAt === undefined ? null : new Date(a.updatedAt).toISOString());
@@ -114,9 +136,14 @@ export class AgentRow {
 		const warnings = [a.transitionWarning, ...a.notes].filter((w): w is string => w !== undefined && w !== "");
 		setTextIfChanged(this.warningEl, warnings.length === 0 ? "" : VIEW_TEXT.agentWarnings(warnings));
 		setHidden(this.warningEl, warnings.length === 0);
+		const alert = a.error !== undefined ? VIEW_TEXT.errorMarker : warnings.length > 0 ? VIEW_TEXT.warningMarker : "";
+		setTextIfChanged(this.alertEl, alert);
+		setHidden(this.alertEl, alert === "");
 
 		const finding = a.latestFinding;
-		setTextIfChanged(this.findingTimeEl, finding ? `[${finding.timestamp}] ` : "");
+		const findingTime = finding ? findingClock(finding.timestamp, clock.now) : null;
+		setTextIfChanged(this.findingTimeEl, findingTime ? `${findingTime.text} · ` : "");
+		setAttrIfChanged(this.findingTimeEl, "title", findingTime?.title ?? null);
 		setTextIfChanged(this.findingTextEl, finding ? finding.action : "");
 		setHidden(this.findingEl, finding === undefined);
 

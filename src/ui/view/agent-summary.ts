@@ -3,10 +3,10 @@ import type { AgentRow, RowClock } from "./agent-row";
 import { compareStatuses, statusClass } from "./status-style";
 import { VIEW_TEXT } from "../strings";
 
-// The counts at the top: the message flow (in flight, overdue, dead letters: each a button that
-// shows its part of the flow section), then how many agents are in each status and how many are
-// stale (each a button that filters the list; pressed while it filters). A button's visible text
-// is its name: no aria-label hides it.
+// The counts: how many agents are in each status and how many are stale (each a button that
+// filters the list; pressed while it filters), and, at the top of the message flow, the messages
+// awaiting an answer, overdue and undelivered (each a button that shows its part of the flow).
+// Every chip reads "count words". A button's visible text is its name: no aria-label hides it.
 
 export interface FlowCounts {
 	inFlight: number;
@@ -23,11 +23,12 @@ export class AgentSummary {
 
 	constructor(
 		parent: HTMLElement,
+		flowParent: HTMLElement,
 		private readonly onPick: (query: string) => void,
 		private readonly onFlow: (part: "queues" | "dead") => void,
 	) {
 		this.el = parent.createDiv({ cls: "a2a-summary-row" });
-		this.flowEl = this.el.createDiv({ cls: "a2a-summary a2a-flow-summary", attr: { role: "group", "aria-label": VIEW_TEXT.flowHeading } });
+		this.flowEl = flowParent.createDiv({ cls: "a2a-summary a2a-flow-summary", attr: { role: "group", "aria-label": VIEW_TEXT.flowHeading } });
 		this.agentsEl = this.el.createDiv({ cls: "a2a-summary", attr: { role: "group", "aria-label": VIEW_TEXT.agentsPerStatus } });
 		this.agentsEl.addEventListener("click", (evt) => {
 			const button = (evt.target as HTMLElement).closest<HTMLElement>("[data-filter]");

@@ -5,6 +5,10 @@ import type { GroupQueue } from "../../core/queues";
 import { basename } from "../../core/paths";
 import { describeRegistryError } from "../../core/registry";
 import { parseTime } from "../../core/time";
+import type { IndexEntry } from "../../core/message-index";
+import { VIEW_TEXT } from "../strings";
+
+const ANSWER = VIEW_TEXT.answerType;
 import type { RelayState } from "../../obsidian/relay-state";
 
 // What the message flow section shows, read from the relay (the core computed all of it): queue
@@ -17,6 +21,10 @@ const DEAD_LETTERS_SHOWN = 50;
 /** One row of the dead-letter list. */
 export interface DeadLetterRow {
 	path: string;
+	/** "from → to", or "" when the note did not say. */
+	route: string;
+	/** The request type, or "answer" for a response. */
+	type?: string;
 	messageId?: string;
 	errorCode?: string;
 	errorMessage?: string;
@@ -33,6 +41,8 @@ export interface DecisionRow {
 	path?: string;
 	errorCode?: string;
 	route: string;
+	/** The request type, or "answer" for a response (when the index knows the message). */
+	type?: string;
 	reason?: string;
 	time: number;
 	/** The message's state now (taken, answered, late...), when it differs from the outcome. */
@@ -78,14 +88,24 @@ export function fromLogRow(row: LogRow, day: string): DecisionRow {
 	return { outcome: row.outcome, messageId: row.messageId || undefined, name: row.name, errorCode: row.errorCode || undefined, route: row.route.replace(" -> ", " → "), time: Number.isNaN(time) ? 0 : time };
 }
 
+/** What kind of message an entry is, in a word: its request type, or an answer. */
+function typeOf(entry: IndexEntry): string | undefined {
+	return entry.requestType ?? (entry.kind === "response" ? ANSWER : undefined);
+}
+
+function routeOf(entry: { sourceGroup?: string; targetGroup?: string }): string {
+	return entry.sourceGroup || entry.targetGroup ? `${entry.sourceGroup ?? "?"} → ${entry.targetGroup ?? "?"}` : "";
+}
+
 /** Adds what happened to the message since the decision (taken by its requester, answered late). */
 function withNow(state: RelayState, row: DecisionRow): DecisionRow {
 	if (!row.messageId) return row;
 	const entries = state.index().withId(row.messageId);
 	const entry = entries.find((e) => basename(e.path) === row.name) ?? entries[0];
 	if (!entry) return row;
+	const type = typeOf(entry);
 	const now = entry.state && entry.state !== row.outcome && !(row.outcome === "delivered" && entry.state === "delivered") ? entry.state : undefined;
-	return { ...row, now, late: entry.late };
+	return { ...row, now, late: entry.late, ...(type ? { type } : {}), ...(row.route === "" ? { route: routeOf(entry) } : {}) };
 }
 
 /** Sync conflict copies of the lease note (Obsidian Sync, Syncthing, Dropbox name them so). */
@@ -109,7 +129,7 @@ export function readFlowState(app: App, state: RelayState, logRows: readonly Dec
 	const dead: DeadLetterRow[] = [];
 	for (const entry of state.index().deadLetters()) {
 		const deadAt = parseTime(entry.deadAt);
-		dead.push({ path: entry.path, messageId: entry.messageId, errorCode: entry.errorCode, errorMessage: entry.errorMessage, deadAt: Number.isNaN(deadAt) ? null : deadAt });
+		dead.push({ path: entry.path, route: routeOf(entry), type: typeOf(entry), messageId: entry.messageId, errorCode: entry.errorCode, errorMessage: entry.errorMessage, deadAt: Number.isNaN(deadAt) ? null : deadAt });
 	}
 	dead.sort((a, b) => (b.deadAt ?? 0) - (a.deadAt ?? 0) || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
 	const session = state.recent().slice(0, RECENT_SHOWN).map(fromDecision);

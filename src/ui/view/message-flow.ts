@@ -19,6 +19,8 @@ const QUEUE_COLUMNS: { key: keyof Pick<GroupQueue, "inbox" | "outbox" | "inFligh
 
 export class MessageFlowPanel {
 	readonly el: HTMLElement;
+	/** The message counts (awaiting an answer, overdue, undelivered): filled by AgentSummary. */
+	readonly countsEl: HTMLElement;
 	private readonly routerEl: HTMLElement;
 	private readonly emptyEl: HTMLElement;
 	private readonly errorsEl: HTMLElement;
@@ -33,6 +35,7 @@ export class MessageFlowPanel {
 	constructor(parent: HTMLElement) {
 		this.el = parent.createDiv({ cls: "a2a-flow" });
 		this.el.createEl("h4", { cls: "a2a-heading", text: VIEW_TEXT.flowHeading });
+		this.countsEl = this.el.createDiv({ cls: "a2a-flow-counts" });
 		this.routerEl = this.el.createDiv({ cls: "a2a-router-status" });
 		this.emptyEl = this.el.createDiv({ cls: "a2a-empty a2a-flow-empty a2a-hidden" });
 		this.errorsEl = this.el.createDiv({ cls: "a2a-registry-errors a2a-hidden", attr: { role: "alert" } });
@@ -61,7 +64,8 @@ export class MessageFlowPanel {
 			if (countEl) setTextIfChanged(countEl, String(state.deadLetterCount));
 			renderDeadLetters(this.deadListEl, state.deadLetterCount, state.deadLetters, now);
 		});
-		this.part("recent", [state.recent, state.registryExists], () => renderDecisions(this.recentListEl, state.recent, state.registryExists));
+		// The rows' ages change with the clock too.
+		this.part("recent", [state.recent, state.registryExists, Math.floor(now / 60_000)], () => renderDecisions(this.recentListEl, state.recent, state.registryExists, now));
 	}
 
 	private part(name: string, shows: unknown, render: () => void): void {

@@ -1,8 +1,9 @@
+import { setIcon } from "obsidian";
 import { GROUPINGS, isGrouping } from "./agent-sections";
 import type { Grouping } from "./agent-sections";
 import { VIEW_TEXT } from "../strings";
 
-// The filter box and the grouping dropdown. Both are native controls, so they work from the
+// The filter box, the grouping dropdown and the compact-rows switch. Both are native controls, so they work from the
 // keyboard; Escape in the filter box clears it.
 
 const GROUPING_LABELS: Record<Grouping, string> = { group: VIEW_TEXT.byGroup, status: VIEW_TEXT.byStatus };
@@ -10,12 +11,14 @@ const GROUPING_LABELS: Record<Grouping, string> = { group: VIEW_TEXT.byGroup, st
 export interface ToolbarHandlers {
 	onFilter(query: string): void;
 	onGrouping(grouping: Grouping): void;
+	onCompact(compact: boolean): void;
 }
 
 export class Toolbar {
 	readonly el: HTMLElement;
 	readonly filterEl: HTMLInputElement;
 	readonly groupingEl: HTMLSelectElement;
+	readonly compactEl: HTMLButtonElement;
 
 	constructor(parent: HTMLElement, query: string, grouping: Grouping, handlers: ToolbarHandlers) {
 		this.el = parent.createDiv({ cls: "a2a-toolbar" });
@@ -41,6 +44,13 @@ export class Toolbar {
 			const value = this.groupingEl.value;
 			if (isGrouping(value)) handlers.onGrouping(value);
 		});
+		this.compactEl = this.el.createEl("button", { cls: "clickable-icon a2a-compact-toggle", attr: { type: "button", "aria-label": VIEW_TEXT.compactRows, "aria-pressed": "false" } });
+		setIcon(this.compactEl, "list");
+		this.compactEl.addEventListener("click", () => handlers.onCompact(this.compactEl.getAttribute("aria-pressed") !== "true"));
+	}
+
+	setCompact(compact: boolean): void {
+		if (this.compactEl.getAttribute("aria-pressed") !== String(compact)) this.compactEl.setAttr("aria-pressed", String(compact));
 	}
 
 	setFilter(query: string): void {

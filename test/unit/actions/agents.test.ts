@@ -72,7 +72,7 @@ describe("planAgent", () => {
 		const vault = new MemoryActionVault();
 		expect(await planAgent(vault, "A2A", values("a/b", "bad id"), NOW)).toEqual({
 			ok: false,
-			errors: { name: 'Agent name "a/b" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], a leading dot and spaces at either end.', group: '"bad id" is not a group id: use letters, digits, ".", "_" or "-".' },
+			errors: { name: 'Agent name "a/b" cannot be a file name: leave out / \\ : * ? " < > | # ^ [ ], control and invisible format characters, a leading dot and spaces at either end.', group: '"bad id" is not a group id: use letters, digits, ".", "_" or "-".' },
 		});
 		vault.writeRaw("A2A/agents/taken.md", "---\nstatus: running\n---\n");
 		expect(await planAgent(vault, "A2A", values("taken"), NOW)).toEqual({ ok: false, errors: { name: "An agent named taken exists already (A2A/agents/taken.md)." } });

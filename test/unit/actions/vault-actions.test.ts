@@ -28,10 +28,10 @@ describe("initVault", () => {
 		expect(vault.readRaw("A2A/Messages.base")).toContain('- file.inFolder("A2A")');
 		expect(vault.readRaw("A2A/Messages.base")).toContain("name: Dead letters");
 		expect(vault.readRaw("A2A/Agents.base")).toContain('- file.inFolder("A2A/agents")');
-		expect(describeInit(first)).toBe("Created registry.yaml, 18 folders and 2 bases in A2A (5 groups).");
+		expect(describeInit(first)).toBe("A2A is ready: 5 groups can send each other messages (10-backend-group, 20-frontend-group, 30-devops-group, 40-security-group and 1 more), each with an inbox and an outbox. Two bases list the messages and the agents. Next: create an agent.");
 		const again = await initVault(vault, "A2A");
 		expect(again).toMatchObject({ registryCreated: false, folders: [], bases: [] });
-		expect(describeInit(again)).toBe("The A2A vault in A2A is complete: nothing to create (5 groups).");
+		expect(describeInit(again)).toBe("A2A is already set up: nothing to create (5 groups).");
 	});
 
 	it("keeps a registry that exists, and says what is wrong with it", async () => {
@@ -43,7 +43,7 @@ describe("initVault", () => {
 		expect(vault.readRaw("Team/Agents.base")).toBe("my own base\n");
 		expect(result.bases).toEqual(["Team/Messages.base"]);
 		expect(result.folders).toEqual(["Team/agents", "Team/dead-letter", "Team/log", "Team/groups/red/inbox", "Team/groups/red/outbox", "Team/groups/red/archive"]);
-		expect(describeInit(result)).toMatch(/^Created 6 folders and 1 base in Team \(1 groups\)\. The registry has problems: groups\.bad id: /);
+		expect(describeInit(result)).toMatch(/^Added the missing folders in Team \(1 group\)\. A base lists the messages and the agents\. The registry has problems: groups\.bad id: /);
 	});
 });
 
