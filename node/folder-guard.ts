@@ -74,15 +74,19 @@ export class FolderGuard {
 		private readonly rel: (full: string) => string,
 	) {}
 
+	/** Looks the vault's real path up once it exists. */
+	private lookUpVault(): void {
+		if (this.vaultReal !== undefined) return;
+		const vault = realPathOf(this.dir);
+		if (vault.exists) {
+			this.vaultReal = vault.real;
+			this.vaultPrefix = vault.real.endsWith(path.sep) ? vault.real : `${vault.real}${path.sep}`;
+		}
+	}
+
 	/** Throws, saying why, when `folderFull` leads outside the vault now. */
 	assertInside(folderFull: string): void {
-		if (this.vaultReal === undefined) {
-			const vault = realPathOf(this.dir);
-			if (vault.exists) {
-				this.vaultReal = vault.real;
-				this.vaultPrefix = vault.real.endsWith(path.sep) ? vault.real : `${vault.real}${path.sep}`;
-			}
-		}
+		this.lookUpVault();
 		const vaultReal = this.vaultReal ?? realPathOf(this.dir).real;
 		const folder = realPathOf(folderFull);
 		if (this.vaultReal !== undefined && (folder.real === vaultReal || folder.real.startsWith(this.vaultPrefix))) return;
@@ -99,6 +103,7 @@ export class FolderGuard {
 	 */
 	assertPlaced(full: string, written: fs.Stats, removeOutside = true): void {
 		const real = realLocationOf(full, written);
+		this.lookUpVault();
 		if (real !== null && this.vaultReal !== undefined && real.startsWith(this.vaultPrefix)) return;
 		if (real !== null && removeOutside) {
 			// Removed only while that real path is still the file written, never through a link.
