@@ -9,17 +9,18 @@ export const DEFAULT_MAX_WAITING = 256;
 /** Seconds a client refused for the bound is told to wait (Retry-After). */
 export const RETRY_AFTER_SECONDS = 5;
 
-type Params = { configuration?: { returnImmediately?: unknown; blocking?: unknown } } | undefined;
+type Params = { configuration?: { returnImmediately?: unknown; return_immediately?: unknown; blocking?: unknown } } | undefined;
 
 const configuration = (params: unknown): NonNullable<Params>["configuration"] => (typeof params === "object" && params !== null ? (params as NonNullable<Params>).configuration : undefined);
 
 /**
- * True when a send blocks: v1.0 unless `returnImmediately` is true; v0.3 only when `blocking` is
- * true (the SDK's v0.3 layer reads a missing `blocking` as non-blocking).
+ * True when a send blocks, read exactly as the SDK reads it (any truthy value counts, not only
+ * `true`): v1.0 unless `returnImmediately` is truthy; v0.3 when `blocking` is truthy (its v0.3
+ * layer reads a missing `blocking` as non-blocking).
  */
 function sendBlocks(params: unknown, legacy: boolean): boolean {
 	const config = configuration(params);
-	return legacy ? config?.blocking === true : config?.returnImmediately !== true;
+	return legacy ? Boolean(config?.blocking) : !(config?.returnImmediately ?? config?.return_immediately);
 }
 
 /** A JSON-RPC call that waits, by its method (v1.0 or v0.3 name) and params. */

@@ -16,7 +16,7 @@ export const MAX_NAME_BYTES = 255;
  * BOM), which make a name show as another (`a\u202Egnp.md` shows as `amd.png`), the characters
  * Windows, macOS or phones refuse in names, and those that break a wiki-link to the note. Each becomes `-`.
  */
-export const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\p{Cf}/\\:*?"<>|#^[\]]/gu;
+export const UNSAFE_NAME_CHARACTERS = /[\p{Cc}\p{Cf}\p{Cs}/\\:*?"<>|#^[\]]/gu;
 
 /** `text` cut to at most `max` bytes of UTF-8, between two characters. */
 export function fitBytes(text: string, max: number): string {

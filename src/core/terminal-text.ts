@@ -7,18 +7,21 @@
 
 /**
  * The characters shown escaped: C0 controls (tab and newline included), DEL, C1 controls, the line
- * and paragraph separators, and the bidirectional controls (marks, embeddings, overrides, isolates).
+ * and paragraph separators, every format character (the bidirectional controls, zero-width spaces,
+ * soft hyphens, tag characters: what can make two ids look alike), but the zero-width joiner that
+ * emoji sequences need, and lone surrogates.
  */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this escapes
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|(?!\u200d)\p{Cf}|\p{Cs}/gu;
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escapeOne(char: string): string {
 	const named = NAMED[char];
 	if (named !== undefined) return named;
-	const code = char.charCodeAt(0);
-	return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+	const code = char.codePointAt(0) ?? 0;
+	if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+	return code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
 }
 
 /** `text` as one line a terminal shows as it is: every control, separator and bidi character escaped, newlines and tabs too. */
@@ -28,7 +31,7 @@ export function terminalText(text: string): string {
 
 /** UNSAFE without the tab: in a text shown as lines (a body's code, indentation) a tab is only a tab. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this escapes
-const UNSAFE_IN_LINES = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_IN_LINES = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]|(?!\u200d)\p{Cf}|\p{Cs}/gu;
 
 /** The lines of a multi-line text (a note's body section), each terminal-safe with its tabs kept; `\r\n` and `\n` end lines. */
 export function terminalLines(text: string): string[] {

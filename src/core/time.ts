@@ -80,7 +80,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function isValidCalendar(utc: number, y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
-	if (h > 23 || mi > 59 || s > 60) return false;
+	if (h > 23 || mi > 59 || s > 59) return false;
 	const date = new Date(utc);
 	return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }

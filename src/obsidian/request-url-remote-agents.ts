@@ -92,20 +92,22 @@ export class RequestUrlRemoteAgents implements RemoteAgents {
 	/** The agent's JSON-RPC URL, from its card (read once per group and URL). */
 	private async endpoint(group: GroupEntry, headers: Record<string, string>, signal: AbortSignal): Promise<string | RemoteCall> {
 		const base = this.base(group);
-		const known = this.endpoints.get(base);
-		if (known) return known;
-		const reply = await this.request(`${base}.well-known/agent-card.json`, { method: "GET", headers }, signal);
-		const failed = errorOf(reply.status, reply.text);
-		if (failed) return failed;
-		const card: unknown = JSON.parse(reply.text);
-		const interfaces = isPlainObject(card) && Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
-		const rpc = interfaces.find((i): i is { url: string } => isPlainObject(i) && i.protocolBinding === "JSONRPC" && typeof i.url === "string");
-		// Called as parsed (a backslash is a slash), so the address checked is the address called.
-		const url = canonicalUrl(rpc?.url ?? base);
-		if (!/^https?:\/\//i.test(url)) return { ok: false, kind: "refused", reason: `the agent's card names ${url}, which is not an http(s) address` };
+		let url = this.endpoints.get(base);
+		if (url === undefined) {
+			const reply = await this.request(`${base}.well-known/agent-card.json`, { method: "GET", headers }, signal);
+			const failed = errorOf(reply.status, reply.text);
+			if (failed) return failed;
+			const card: unknown = JSON.parse(reply.text);
+			const interfaces = isPlainObject(card) && Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
+			const rpc = interfaces.find((i): i is { url: string } => isPlainObject(i) && i.protocolBinding === "JSONRPC" && typeof i.url === "string");
+			// Called as parsed (a backslash is a slash), so the address checked is the address called.
+			url = canonicalUrl(rpc?.url ?? base);
+			if (!/^https?:\/\//i.test(url)) return { ok: false, kind: "refused", reason: `the agent's card names ${url}, which is not an http(s) address` };
+			this.endpoints.set(base, url);
+		}
+		// Checked on every call, also for an endpoint learnt earlier (by a group of the same url without a token).
 		const refusal = group.tokenSecret === undefined ? null : tokenRefusal(group.id, base, url);
 		if (refusal !== null) return { ok: false, kind: "refused", reason: refusal };
-		this.endpoints.set(base, url);
 		return url;
 	}
 

@@ -68,7 +68,7 @@ interface Placed {
 const allowed = (p: string) => p.startsWith("A2A/") || p.startsWith(`${OUTSIDE_GROUP_FOLDER}/`);
 
 function boxOf(p: string): { group: string; box: string } | null {
-	const m = /^(?:A2A\/groups\/([^/]+)|skills\/(50-ml-group))\/(inbox|outbox|archive)\/[^/]+$/.exec(p);
+	const m = /^(?:A2A\/groups\/([^/]+)|skills\/(50-ml-group))\/(inbox|outbox|archive)\/(?:\d{4}-\d{2}\/)?[^/]+$/.exec(p);
 	return m ? { group: m[1] ?? m[2], box: m[3] } : null;
 }
 

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readRawMessage } from "../../src/core/message-parse";
-import { BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 // The four examples of seed 001, exactly as written there, end to end through the CLI router.
@@ -61,7 +61,7 @@ for (const ext of ["yaml", "md"]) {
 			expect(fm).toMatchObject({ kind: "response", status: "success", source_group: "20-frontend-group", target_group: "10-backend-group" });
 			expect(payloadOf(await v.read(where), where)).toEqual(payloadOf(answer, `x.${ext}`));
 			expect(String(payloadOf(await v.read(where), where).answer)).toContain("- password (string, min 8 chars)");
-			expect(await v.frontmatter(`${BOX("20-frontend-group", "archive")}/request-1-backend-asks-frontend.md`)).toMatchObject({ state: "answered" });
+			expect(await v.frontmatter(`${ARCHIVED("20-frontend-group")}/request-1-backend-asks-frontend.md`)).toMatchObject({ state: "answered" });
 		});
 	});
 }

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 // The second adversarial review of the router (its routing rules): one named test per break it
@@ -72,7 +72,7 @@ describe("review 2, item 1: only the request's own answer settles it", () => {
 		expect(answered.json[0]).toMatchObject({ state: "answered", response: { message_id: "real-r", source_group: B } });
 		const taken = await a2a(v.dir, "take", "q-1", "--json");
 		expect(taken.code, taken.stderr.join("\n")).toBe(0);
-		expect(taken.json[0]).toMatchObject({ taken: [{ message_id: "real-r", path: `${BOX(A, "archive")}/reply.md` }] });
+		expect(taken.json[0]).toMatchObject({ taken: [{ message_id: "real-r", path: `${ARCHIVED(A)}/reply.md` }] });
 		expect(await v.exists(`${BOX(C, "inbox")}/planted.md`)).toBe(true);
 	});
 

@@ -31,7 +31,7 @@ describe("a2a mcp under load", () => {
 		await router.stop();
 		const files = await listFiles(vault.dir);
 		const messages = files.filter((f) => f.startsWith("A2A/groups/") || f.startsWith("A2A/dead-letter/"));
-		expect(messages.filter((f) => !/\/archive\/[^/]+\.md$/.test(f))).toEqual([]);
+		expect(messages.filter((f) => !/\/archive\/\d{4}-\d{2}\/[^/]+\.md$/.test(f))).toEqual([]);
 		expect(messages).toHaveLength(2 * total);
 		for (const group of GROUPS) {
 			const archived = messages.filter((f) => f.startsWith(`A2A/groups/${group}/archive/`));

@@ -35,6 +35,11 @@ describe("derived names hold no format character", () => {
 		});
 	}
 
+	it("drops a lone surrogate too (written to disk it would become U+FFFD, and the name and its link would disagree)", () => {
+		expect(safeArtifactName("a\ud800b.md")).toBe("a-b.md");
+		expect(safeStem("x\udc00y.md")).toBe("x-y");
+	});
+
 	it("keeps letters, digits and spaces of every script", () => {
 		expect(safeArtifactName("Bericht über Ärger.pdf")).toBe("Bericht über Ärger.pdf");
 		expect(safeArtifactName("تقرير.csv")).toBe("تقرير.csv");

@@ -28,6 +28,13 @@ describe("terminalText", () => {
 		);
 	});
 
+	it("shows every invisible format character escaped, so two ids never look alike, but keeps the joiner of emoji", () => {
+		expect(terminalText("id\u200b1 \u2060 \ufeff \u00ad \u180e \u{e0041}")).toBe("id\\u200b1 \\u2060 \\ufeff \\xad \\u180e \\u{e0041}");
+		expect(terminalText("a\ud800b")).toBe("a\\ud800b");
+		expect(terminalLines("x\u200by\tz")).toEqual(["x\\u200by\tz"]);
+		expect(terminalText("👩\u200d💻")).toBe("👩\u200d💻");
+	});
+
 	it("keeps a multi-line text's lines (LF or CRLF) and tabs, escaping the rest of each line", () => {
 		expect(terminalLines("one\r\n\ttwo\x1b[2J\rthree\n")).toEqual(["one", "\ttwo\\x1b[2J\\rthree", ""]);
 		expect(terminalBlock("a\nb\x07")).toBe("a\nb\\x07");

@@ -23,6 +23,14 @@ function inEachZone(check: (zone: string) => void): void {
 	}
 }
 
+describe("seconds", () => {
+	it("refuses a 60th second on every day (it was read as the next minute, except on the last day of a year)", () => {
+		expect(isIsoTime("2026-01-15T12:00:60Z")).toBe(false);
+		expect(isIsoTime("2026-12-31T23:59:60Z")).toBe(false);
+		expect(isIsoTime("2026-01-15T12:00:59.999Z")).toBe(true);
+	});
+});
+
 describe("item 13: times", () => {
 	it("reads a zone-less time as UTC, and PyYAML's space-separated form with its offset, in every zone", () => {
 		inEachZone((zone) => {

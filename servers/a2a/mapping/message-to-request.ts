@@ -50,9 +50,11 @@ function readParts(parts: Part[]): PartsContent | InboundProblem {
 		if (!content) return { kind: "malformed", message: `parts[${i}] has no content (text, url, data or raw)` };
 		switch (content.$case) {
 			case "text":
+				if (typeof content.value !== "string") return { kind: "malformed", message: `parts[${i}].text must be text` };
 				out.texts.push(noteSafeText(content.value));
 				break;
 			case "url": {
+				if (typeof content.value !== "string") return { kind: "malformed", message: `parts[${i}].url must be text (a URL)` };
 				const url = noteSafeText(content.value).trim();
 				if (url === "" || /[\r\n]/.test(url)) return { kind: "malformed", message: `parts[${i}].url must be one line of text` };
 				out.urls.push(url);
