@@ -31,6 +31,23 @@ export function writeNew(full: string, content: string | Buffer, mode = 0o666): 
 	fs.writeFileSync(full, content, { flag: "wx", encoding: "utf8", mode });
 }
 
+/**
+ * writeNew, through a descriptor: also returns the created file's fstat (its device and inode name
+ * it wherever a swapped folder put it). One fstat more than writeNew.
+ */
+export function writeNewFile(full: string, content: string | Buffer, mode = 0o666): fs.Stats {
+	const fd = fs.openSync(full, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | NO_FOLLOW, mode);
+	try {
+		const st = fs.fstatSync(fd);
+		const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+		let done = 0;
+		while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+		return st;
+	} finally {
+		fs.closeSync(fd);
+	}
+}
+
 export function unlinkQuietly(full: string): void {
 	try {
 		fs.unlinkSync(full);
@@ -77,12 +94,11 @@ export function readFileBytes(full: string, maxBytes?: number): { bytes: Buffer;
 }
 
 /** Exclusive create where the file system has no hard links: never overwrites, but is not atomic for readers. */
-function createWithoutLinks(full: string, content: string | Buffer): boolean {
+function createWithoutLinks(full: string, content: string | Buffer): fs.Stats | null {
 	try {
-		writeNew(full, content);
-		return true;
+		return writeNewFile(full, content);
 	} catch (error) {
-		if (isCode(error, "EEXIST")) return false;
+		if (isCode(error, "EEXIST")) return null;
 		throw error;
 	}
 }
@@ -92,11 +108,19 @@ function createWithoutLinks(full: string, content: string | Buffer): boolean {
  * link() never replaces one. True when it did. The temporary name is gone afterwards either way.
  */
 export function linkIntoPlace(temp: string, full: string, content: string | Buffer): boolean {
+	return placeFile(temp, full, content) !== null;
+}
+
+/**
+ * linkIntoPlace, saying what is at `full` when it placed it: "linked" (the temporary file itself),
+ * or the fstat of the file written there directly where the file system has no hard links.
+ */
+export function placeFile(temp: string, full: string, content: string | Buffer): "linked" | fs.Stats | null {
 	try {
 		fs.linkSync(temp, full);
-		return true;
+		return "linked";
 	} catch (error) {
-		if (isCode(error, "EEXIST")) return false;
+		if (isCode(error, "EEXIST")) return null;
 		if (!isCode(error, ...NO_LINKS)) throw error;
 		return createWithoutLinks(full, content);
 	} finally {

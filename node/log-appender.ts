@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { holdsLines } from "../src/core/text";
 import { NO_FOLLOW } from "./fs-facts";
 
@@ -21,6 +22,25 @@ export interface AppendTarget {
 	create(text: string): Promise<boolean>;
 	/** Refuses (throws) when the file's folder leads outside the vault. */
 	assertInside(): void;
+	/** Refuses (throws) unless the file opened (its fstat) is at its name and inside the vault. */
+	assertOpened(opened: fs.Stats): void;
+}
+
+/**
+ * The fstat of a log just opened, or (descriptor closed) why it is refused: O_NOFOLLOW stops a
+ * symbolic link, not a hard link, and a name that is one of several links of a file may share it with
+ * a file outside the vault; and a folder swapped between the check and the open leads elsewhere.
+ */
+function checkOpened(fd: number, full: string, target: AppendTarget): fs.Stats {
+	try {
+		const opened = fs.fstatSync(fd);
+		if (opened.nlink !== 1) throw new Error(`${path.basename(full)} is one of ${opened.nlink} hard links to one file (the others may be outside the vault): nothing is appended to it; make it a file of its own`);
+		target.assertOpened(opened);
+		return opened;
+	} catch (error) {
+		fs.closeSync(fd);
+		throw error;
+	}
 }
 
 export class LogAppender {
@@ -46,8 +66,8 @@ export class LogAppender {
 				return "appended";
 			}
 			fd = fs.openSync(full, fs.constants.O_RDWR | fs.constants.O_APPEND | NO_FOLLOW);
+			const opened = checkOpened(fd, full, target);
 			this.open.set(full, fd);
-			const opened = fs.fstatSync(fd);
 			this.known.set(full, { ino: opened.ino, size: opened.size });
 			if (!sameFile(known, opened) && holdsLines(fs.readFileSync(fd, "utf8"), text)) return "present";
 		}

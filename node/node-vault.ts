@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
-import { holdsBytes, linkIntoPlace, lstatFile, readFileBytes, tempPathFor, unlinkQuietly, writeNew } from "./file-ops";
+import { holdsBytes, lstatFile, placeFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { LogAppender } from "./log-appender";
 import { keepOriginalBytes } from "./original-bytes";
@@ -125,19 +125,28 @@ export class NodeVault implements VaultPort {
 		this.guard.assertInside(folderFull);
 	}
 
-	/** Writes a temporary file next to `full`; the caller links or renames it into place. */
-	private writeTemp(full: string, content: string | Buffer): string {
+	/** Writes a temporary file next to `full` (and returns its fstat); the caller links or renames it into place. */
+	private writeTemp(full: string, content: string | Buffer): { temp: string; written: fs.Stats } {
 		const temp = tempPathFor(full);
 		try {
-			writeNew(temp, content);
+			return { temp, written: writeNewFile(temp, content) };
 		} catch (error) {
 			if (!isCode(error, "ENOENT")) throw error;
 			// The folder went away (or was never made): make it and write again.
 			this.folders.delete(path.dirname(full));
 			this.ensureParent(full);
-			writeNew(temp, content);
+			return { temp, written: writeNewFile(temp, content) };
 		}
-		return temp;
+	}
+
+	/** Places a new file at `full` (never over another) and checks it landed in the vault; null when the name is taken. */
+	private place(full: string, content: string | Buffer): fs.Stats | null {
+		const { temp, written } = this.writeTemp(full, content);
+		const placed = placeFile(temp, full, content);
+		if (placed === null) return null;
+		const id = placed === "linked" ? written : placed;
+		this.guard.assertPlaced(full, id);
+		return id;
 	}
 
 	async create(vaultPath: string, text: string, basis?: ReadFile): Promise<boolean> {
@@ -148,15 +157,14 @@ export class NodeVault implements VaultPort {
 	private createChecked(vaultPath: string, text: string, basis?: ReadFile, checkedFolder?: string): boolean {
 		const full = this.abs(vaultPath);
 		this.ensureParent(full, path.dirname(full) === checkedFolder);
-		const content = keepOriginalBytes(text, basis);
-		return linkIntoPlace(this.writeTemp(full, content), full, content);
+		return this.place(full, keepOriginalBytes(text, basis)) !== null;
 	}
 
 	async createBytes(vaultPath: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
 		const full = this.abs(vaultPath);
 		this.ensureParent(full);
 		const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-		if (linkIntoPlace(this.writeTemp(full, content), full, content)) return "created";
+		if (this.place(full, content)) return "created";
 		return holdsBytes(full, content) ? "same" : "taken";
 	}
 
@@ -178,6 +186,8 @@ export class NodeVault implements VaultPort {
 				return this.moveFailed(error, from, to, src, dest);
 			}
 		}
+		// The note is still at its source: a link that landed outside the vault is removed, the move refused.
+		this.guard.assertPlaced(dest, before);
 		// Unlink the source only if it is still the file just linked: a file put in its place meanwhile stays.
 		const now = lstatFile(src);
 		if (now && fileId(now) === fileId(before)) fs.unlinkSync(src);
@@ -212,13 +222,14 @@ export class NodeVault implements VaultPort {
 		const check = this.unchanged(full, expected);
 		if (check !== "done") return check;
 		this.assertInside(path.dirname(full));
-		const temp = this.writeTemp(full, keepOriginalBytes(text, expected));
+		const { temp, written } = this.writeTemp(full, keepOriginalBytes(text, expected));
 		try {
 			fs.renameSync(temp, full);
 		} catch (error) {
 			unlinkQuietly(temp);
 			throw error;
 		}
+		this.guard.assertPlaced(full, written);
 		return "done";
 	}
 
@@ -272,7 +283,7 @@ export class NodeVault implements VaultPort {
 	/** See node/log-appender.ts. */
 	async append(vaultPath: string, text: string, header: string): Promise<"appended" | "present"> {
 		const full = this.abs(vaultPath);
-		return this.appender.append(full, { stat: () => lstatFile(full), create: (content) => this.create(vaultPath, content), assertInside: () => this.assertInside(path.dirname(full)) }, text, header);
+		return this.appender.append(full, { stat: () => lstatFile(full), create: (content) => this.create(vaultPath, content), assertInside: () => this.assertInside(path.dirname(full)), assertOpened: (st) => this.guard.assertPlaced(full, st, false) }, text, header);
 	}
 
 	async flush(): Promise<void> {
@@ -292,6 +303,8 @@ export class NodeVault implements VaultPort {
 		this.assertInside(full);
 		if (!this.folders.has(full)) {
 			fs.mkdirSync(full, { recursive: true });
+			// Made where the path led when mkdir ran: checked again, a folder swapped meanwhile is refused.
+			this.assertInside(full);
 			this.folders.add(full);
 		}
 	}

@@ -134,3 +134,39 @@ describe("issue 27: the log folder is checked at every append, also through a de
 		}
 	});
 });
+
+describe("review of issue 27, L1: a log that is a hard link to a file elsewhere", () => {
+	it("the append is refused, saying why, and the other file is not written", async () => {
+		await fs.mkdir(path.join(dir, "A2A/log"), { recursive: true });
+		const outside = `${dir}-profile.sh`;
+		await fs.writeFile(outside, "export PATH=/usr/bin\n");
+		await fs.link(outside, path.join(dir, LOG));
+		const vault = new NodeVault(dir);
+		try {
+			await expect(vault.append(LOG, "- a row\n", "# log\n\n")).rejects.toThrow(/one of 2 hard links/);
+			await vault.flush();
+			expect(await fs.readFile(outside, "utf8")).toBe("export PATH=/usr/bin\n");
+		} finally {
+			await fs.rm(outside, { force: true });
+		}
+	});
+
+	it("the router's log writer reports the refusal with the row itself, so no row is lost", async () => {
+		await fs.mkdir(path.join(dir, "A2A/log"), { recursive: true });
+		const outside = `${dir}-profile.sh`;
+		await fs.writeFile(outside, "export PATH=/usr/bin\n");
+		const vault = new NodeVault(dir);
+		const writer = new LogWriter(vault, () => new VaultLayout("A2A"));
+		await fs.link(outside, path.join(dir, LOG));
+		try {
+			await writer.write(decision(1));
+			const problems = writer.takeProblems();
+			expect(problems.join("\n")).toMatch(/hard links/);
+			expect(problems.join("\n")).toContain("m-1");
+			expect(await fs.readFile(outside, "utf8")).toBe("export PATH=/usr/bin\n");
+		} finally {
+			await vault.flush();
+			await fs.rm(outside, { force: true });
+		}
+	});
+});

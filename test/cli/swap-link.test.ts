@@ -1,7 +1,9 @@
-import { promises as fs } from "node:fs";
+import fsModule, { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NodeVault } from "../../node/node-vault";
+import { Router } from "../../src/router/router";
 import { useCliBundle } from "../helpers/cli-process";
 import { BOX, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -91,5 +93,95 @@ describe("a2a init and a linked .obsidian", () => {
 		expect(types.types.status).toBe("checkbox");
 		expect(types.types.trace_id).toBe("text");
 		expect((await fs.lstat(path.join(v.dir, ".obsidian"))).isSymbolicLink()).toBe(true);
+	});
+});
+
+/**
+ * The race of a local process that swaps `folder` for a link to `target` in the window between the
+ * folder check (its realpath) and the write, made deterministic: the swap is done right after the
+ * check's realpath of that folder returns, once.
+ */
+function swapAfterCheck(folder: string, target: string): () => void {
+	const full = path.join(v.dir, folder);
+	const api = fsModule.realpathSync as unknown as { native: (p: string) => string };
+	const original = api.native;
+	let armed = true;
+	api.native = (p: string): string => {
+		const real = original(p);
+		if (armed && p === full) {
+			armed = false;
+			fsModule.renameSync(full, `${full}-away`);
+			fsModule.symlinkSync(target, full);
+		}
+		return real;
+	};
+	return () => {
+		api.native = original;
+	};
+}
+
+describe("a folder swapped for a link between its check and the write (review of issue 27, M1)", () => {
+	const IN = BOX(B, "inbox");
+	const OUT = BOX(A, "outbox");
+
+	it("create: refused, nothing left outside the vault nor in the inbox", async () => {
+		await v.write(`${IN}/.keep`, "");
+		const vault = new NodeVault(v.dir);
+		const restore = swapAfterCheck(IN, outside);
+		try {
+			await expect(vault.create(`${IN}/note.md`, "---\nid: 1\n---\n")).rejects.toThrow(/outside the vault/);
+		} finally {
+			restore();
+		}
+		expect(await fs.readdir(outside)).toEqual([]);
+		expect(await fs.readdir(path.join(v.dir, `${IN}-away`))).toEqual([".keep"]);
+	});
+
+	it("move: refused, the note stays in its outbox and no name of it is left outside", async () => {
+		await v.write(`${IN}/.keep`, "");
+		await v.write(`${OUT}/note.md`, "hello");
+		const vault = new NodeVault(v.dir);
+		const restore = swapAfterCheck(IN, outside);
+		try {
+			await expect(vault.move(`${OUT}/note.md`, `${IN}/note.md`)).rejects.toThrow(/outside the vault/);
+		} finally {
+			restore();
+		}
+		expect(await fs.readdir(outside)).toEqual([]);
+		expect(await v.read(`${OUT}/note.md`)).toBe("hello");
+	});
+
+	it("replace: refused, the new text is not left outside the vault", async () => {
+		await v.write(`${IN}/note.md`, "old");
+		const vault = new NodeVault(v.dir);
+		const read = await vault.read(`${IN}/note.md`);
+		const restore = swapAfterCheck(IN, outside);
+		try {
+			await expect(vault.replace(`${IN}/note.md`, "new", read as NonNullable<typeof read>)).rejects.toThrow(/outside the vault/);
+		} finally {
+			restore();
+		}
+		expect(await fs.readdir(outside)).toEqual([]);
+		expect(await fs.readFile(path.join(v.dir, `${IN}-away`, "note.md"), "utf8")).toBe("old");
+	});
+
+	it("the router: the delivery is not reported, the request stays in its outbox, nothing lands outside", async () => {
+		await v.write(`${IN}/.keep`, "");
+		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "race-1", target_group: B }));
+		const r = new Router(new NodeVault(v.dir));
+		await r.loadRegistry();
+		await r.indexSync.rescan();
+		const restore = swapAfterCheck(IN, outside);
+		let decisions: { outcome: string }[] = [];
+		try {
+			decisions = (await r.pass()).decisions;
+		} catch {
+			// A refusal may surface as the pass's error: what counts is what is on disk.
+		} finally {
+			restore();
+		}
+		expect(decisions.some((d) => d.outcome === "delivered")).toBe(false);
+		expect(await fs.readdir(outside)).toEqual([]);
+		expect(await v.files(OUT)).toEqual([`${OUT}/ask.md`]);
 	});
 });

@@ -72,7 +72,7 @@ describe("work per routed note", () => {
 		expect(others, JSON.stringify([...calls])).toBeLessThanOrEqual(47);
 	});
 
-	it("routes each note with a bounded number of file-system calls (10 and a fraction today: a change that adds one per note fails)", async () => {
+	it("routes each note with a bounded number of file-system calls (16 and a fraction today: a change that adds one per note fails)", async () => {
 		await writeNotes(NOTES);
 		const router = new Router(new NodeVault(v.dir));
 		await router.loadRegistry();
@@ -97,10 +97,12 @@ describe("work per routed note", () => {
 		// The router reads a note through a descriptor (open, fstat, read, close) to know the very file
 		// it read, makes its copy through a link, looks at the note again before the copy and before its
 		// removal, and looks at the log before each append of rows (a sync engine may have replaced it);
-		// the floor's whole-file calls count one each.
+		// the floor's whole-file calls count one each. Since review 27 (M1) its temporary file is written
+		// through a descriptor (open, fstat, write, close: the fstat names the file written) and the placed
+		// note is checked to be that file and inside the vault (open, fstat, close; readlink is not counted).
 		const perNote = { router: routed.total() / NOTES, floor: floor.total() / NOTES };
 		expect(perNote.floor).toBe(4);
-		expect(perNote.router, JSON.stringify(perNote)).toBeLessThanOrEqual(11);
+		expect(perNote.router, JSON.stringify(perNote)).toBeLessThanOrEqual(17);
 	});
 });
 
