@@ -48,7 +48,8 @@ export class NodeVault implements VaultPort {
 		return { path: vaultPath, size: st.size, mtime: st.mtimeMs, id: fileId(st), changed: st.ctimeMs };
 	}
 
-	async list(folder: string): Promise<string[]> {
+	/** The entries of a folder that `keep` takes, as vault paths ([] when there is no such folder). */
+	private entriesOf(folder: string, keep: (entry: fs.Dirent) => boolean): string[] {
 		let entries: fs.Dirent[];
 		try {
 			entries = fs.readdirSync(this.abs(folder), { withFileTypes: true });
@@ -57,20 +58,16 @@ export class NodeVault implements VaultPort {
 			throw error;
 		}
 		const prefix = folder.replace(/\/+$/, "");
-		return entries.filter((e) => e.isFile()).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
+		return entries.filter(keep).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
+	}
+
+	async list(folder: string): Promise<string[]> {
+		return this.entriesOf(folder, (e) => e.isFile());
 	}
 
 	async listFolders(folder: string): Promise<string[]> {
-		let entries: fs.Dirent[];
-		try {
-			entries = fs.readdirSync(this.abs(folder), { withFileTypes: true });
-		} catch (error) {
-			if (isCode(error, "ENOENT", "ENOTDIR")) return [];
-			throw error;
-		}
-		const prefix = folder.replace(/\/+$/, "");
 		// A link to a folder is not one of the vault's folders (it may lead anywhere): only real ones.
-		return entries.filter((e) => e.isDirectory()).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
+		return this.entriesOf(folder, (e) => e.isDirectory());
 	}
 
 	async listRecursive(folder: string): Promise<FileInfo[]> {
