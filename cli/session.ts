@@ -51,6 +51,7 @@ function vaultFromEnv(): string | undefined {
 /** `--vault DIR`, else `$A2A_VAULT`, as an absolute path; null when neither is given. */
 function namedVault(args: ParsedArgs): VaultChoice | null {
 	const flag = one(args, "vault");
+	if (flag !== undefined && flag.trim() === "") throw new UsageError("--vault needs a folder (it was empty): give --vault DIR, or leave it out to use A2A_VAULT or the vault the current folder is in");
 	if (flag !== undefined) return { dir: path.resolve(flag), source: "--vault" };
 	const env = vaultFromEnv();
 	return env === undefined ? null : { dir: path.resolve(env), source: "A2A_VAULT" };
@@ -77,6 +78,32 @@ export function findVaultUpward(start: string, root: string): string | null {
 	}
 }
 
+/**
+ * A vault found upward is used only when its folder, its root folder and its registry belong to the
+ * user running a2a (as git's safe.directory rule): a registry someone else planted above the current
+ * folder (`/tmp/A2A/registry.yaml` on a shared machine) must not take this user's messages. A usage
+ * error (exit 1) that says how to use it when it is really meant. Not checked on Windows.
+ */
+function checkFoundVaultOwned(dir: string, root: string): void {
+	const uid = process.getuid?.();
+	if (uid === undefined || process.platform === "win32") return;
+	const rootDir = path.join(dir, ...root.split("/"));
+	const registries = ["registry.yaml", "registry.md"].map((name) => path.join(rootDir, name));
+	for (const item of [dir, rootDir, ...registries]) {
+		let owner: number;
+		try {
+			owner = statSync(item).uid;
+		} catch {
+			continue; // only one registry file exists
+		}
+		if (owner !== uid) {
+			throw new UsageError(
+				terminalText(`the vault found upward at ${dir} is not yours (${item} belongs to user id ${owner}, you are ${uid}), so it is not used: if it is really meant, pass --vault ${dir} or set A2A_VAULT=${dir}`),
+			);
+		}
+	}
+}
+
 /** The three ways to name a vault, for an error that found none (protocol section 6). */
 export function noVaultMessage(root: string, cwd = process.cwd()): string {
 	return (
@@ -95,6 +122,7 @@ export function vaultFolder(args: ParsedArgs): VaultChoice {
 	const root = rootFolder(args);
 	const found = findVaultUpward(process.cwd(), root);
 	if (found === null) throw new VaultError(noVaultMessage(root));
+	checkFoundVaultOwned(found, root);
 	return { dir: found, source: "found" };
 }
 
@@ -105,7 +133,9 @@ export function vaultFolder(args: ParsedArgs): VaultChoice {
 export function vaultFolderToCreate(args: ParsedArgs): VaultChoice {
 	const named = namedVault(args);
 	if (named) return named;
-	const found = findVaultUpward(process.cwd(), rootFolder(args));
+	const root = rootFolder(args);
+	const found = findVaultUpward(process.cwd(), root);
+	if (found !== null) checkFoundVaultOwned(found, root);
 	return found !== null ? { dir: found, source: "found" } : { dir: process.cwd(), source: "current folder" };
 }
 

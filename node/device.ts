@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import type { DeviceIdentity } from "../src/core/lease";
 import type { LeaseObservations, LocalLock } from "../src/router/lease-keeper";
@@ -11,7 +12,10 @@ import { DeviceState, DeviceStateError, readPrivate } from "./state-folder";
 // (node/state-folder.ts), or A2A_DEVICE when set; the host name is only in the name people read, so
 // that two machines with one host name (containers, cloned VMs) are two devices. Beside the id, in
 // the same folder: the lock that keeps two `a2a route` of this user apart, and what the router
-// observed of the lease between runs.
+// observed of the lease between runs. All three are kept per machine (machineFingerprint): a state
+// folder copied to another machine (a cloned VM, a container image built after a first route, a
+// restored backup) or shared by two (a home on NFS) is not found there, so each machine makes its own
+// id, takes its own lock and keeps its own observations, and two machines are never one device.
 
 const ID_PATTERN = /^cli-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -20,10 +24,29 @@ function deviceOverride(env: NodeJS.ProcessEnv): string | undefined {
 	return env.A2A_DEVICE?.trim() || undefined;
 }
 
-/** This user's id of this vault's device, made (at random) on first use. */
-export function deviceId(state: DeviceState): string {
+/**
+ * What tells this machine from another with a copy of its files: the system's machine id
+ * (/etc/machine-id, else /var/lib/dbus/machine-id; A2A_MACHINE_ID_FILE names another file, for
+ * tests) and the host name. Only its hash is written, as part of the state files' names.
+ */
+export function machineFingerprint(env: NodeJS.ProcessEnv = process.env): string {
+	const sources = env.A2A_MACHINE_ID_FILE ? [env.A2A_MACHINE_ID_FILE] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+	let machineId = "";
+	for (const source of sources) {
+		try {
+			machineId = fs.readFileSync(source, "utf8").trim();
+		} catch {
+			machineId = "";
+		}
+		if (machineId !== "") break;
+	}
+	return `machine ${machineId}\nhost ${os.hostname()}`;
+}
+
+/** This user's id of this vault's device on this machine, made (at random) on first use. */
+export function deviceId(state: DeviceState, env: NodeJS.ProcessEnv = process.env): string {
 	state.ensureFolder();
-	const file = state.file("device", "");
+	const file = statePaths(state, env).device;
 	const read = () => {
 		const text = readPrivate(file);
 		if (text === "unusable" || (text !== null && !ID_PATTERN.test(text.trim()))) {
@@ -49,7 +72,7 @@ export function deviceId(state: DeviceState): string {
  */
 export function cliIdentity(role: string, state: DeviceState, env: NodeJS.ProcessEnv = process.env): DeviceIdentity {
 	const override = deviceOverride(env);
-	const device = override ?? deviceId(state);
+	const device = override ?? deviceId(state, env);
 	return { device, name: `${role} on ${override ?? os.hostname()}`, yields: false };
 }
 
@@ -58,10 +81,15 @@ export function deviceState(vaultDir: string, root: string, env: NodeJS.ProcessE
 	return DeviceState.of(vaultDir, root, env);
 }
 
-/** Where the routing lock and the lease observations of a vault live (A2A_DEVICE makes another device). */
+/**
+ * Where a vault's device id, routing lock and lease observations live on this machine (A2A_DEVICE
+ * makes another device). Keyed by the machine: another machine's files, in a copied or shared state
+ * folder, are neither read nor taken over here.
+ */
 export function statePaths(state: DeviceState, env: NodeJS.ProcessEnv = process.env): { device: string; lock: string; observed: string } {
-	const override = deviceOverride(env) ?? "";
-	return { device: state.file("device", ""), lock: state.file("route", ".lock", override), observed: state.file("lease", ".json", override) };
+	const machine = machineFingerprint(env);
+	const override = `${deviceOverride(env) ?? ""}\n${machine}`;
+	return { device: state.file("device", "", machine), lock: state.file("route", ".lock", override), observed: state.file("lease", ".json", override) };
 }
 
 export function fileObservations(state: DeviceState, env: NodeJS.ProcessEnv = process.env): LeaseObservations {

@@ -83,7 +83,7 @@ export function readSecret(id: string, env: NodeJS.ProcessEnv = process.env): st
  * moves the group's `url:` (or names this secret for another group) cannot have it sent to a new
  * address; the user deletes the pin to allow one. Nothing is pinned where there is no home folder.
  */
-export function checkSecretOrigin(id: string, origin: string, env: NodeJS.ProcessEnv = process.env): void {
+export function checkSecretOrigin(id: string, origin: string, env: NodeJS.ProcessEnv = process.env, again = true): void {
 	const folder = secretsFolder(env);
 	if (folder === null) return;
 	const pin = path.join(folder, `${id}.origin`);
@@ -105,7 +105,12 @@ export function checkSecretOrigin(id: string, origin: string, env: NodeJS.Proces
 		fs.writeFileSync(pin, `${origin}\n`, { flag: "wx", mode: 0o600 });
 	} catch (error) {
 		if (!isCode(error, "EEXIST")) throw error;
-		// Another process pinned it meanwhile: check against that.
-		checkSecretOrigin(id, origin, env);
+		// Something is at the pin's name that was not read as a file: a link, a folder, or a pin another
+		// process wrote meanwhile. Only the last is checked again, and only once.
+		const st = fs.lstatSync(pin, { throwIfNoEntry: false });
+		if (!again || st === undefined || !st.isFile() || notPrivate(st, pin) !== null) {
+			throw new Error(`secret ${id} is refused: ${pin} must be a plain file of yours: remove it`);
+		}
+		checkSecretOrigin(id, origin, env, false);
 	}
 }

@@ -35,9 +35,10 @@ export class McpAgent {
 		private readonly transport: StdioClientTransport,
 	) {}
 
-	static async start(bundle: string, vaultDir: string, group: string, agentName?: string): Promise<McpAgent> {
+	static async start(bundle: string, vaultDir: string, group: string, agentName?: string, env?: Record<string, string>): Promise<McpAgent> {
 		const args = [bundle, "mcp", "--vault", vaultDir, "--group", group, ...(agentName ? ["--agent", agentName] : [])];
-		const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+		// Without `env` the client gives the server its own minimal environment, as real clients do.
+		const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe", ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}) });
 		const client = new Client({ name: "a2a-relay-test", version: "0.0.0" });
 		const agent = new McpAgent(group, client, transport);
 		transport.stderr?.on("data", (chunk: Buffer) => agent.stderr.push(...chunk.toString("utf8").split("\n").filter((l) => l !== "")));

@@ -69,7 +69,7 @@ export async function runInit(args: ParsedArgs, io: Pick<Session, "out" | "err">
 		for (const line of added) io.out(line);
 		for (const item of created) io.out(`created ${item}`);
 		if (typesSet) io.out(`set the types of ${result.propertyTypes.length} properties in ${typesSet}`);
-		io.out(created.length === 0 && added.length === 0 && !typesSet ? "Nothing to do: the vault is already set up." : readyLine(result));
+		io.out(created.length === 0 && added.length === 0 && !typesSet ? terminalText(`Nothing to do: the vault ${session.vault.dir} is already set up.`) : readyLine(result));
 		if (result.registryCreated && result.registryPath.endsWith(".yaml")) {
 			io.out("Tip: if Obsidian Sync carries this vault, `a2a init --registry-note` writes the registry as a note, which every sync service carries.");
 		}

@@ -1,3 +1,4 @@
+import { startTelemetry } from "../../node/telemetry/telemetry";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { version } from "../../package.json";
 import { checkedAgentName } from "../../src/actions/agent-update";
@@ -36,7 +37,8 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	// A long-lived reader: file events keep the index in step, so a tool call reads only what changed.
 	const watch = new IndexWatch(router, (p) => vault.abs(p));
 	keepIndexFreshWith(router, () => watch.refresh());
-	const ctx: McpContext = { vault, router, group, agent, serial: serialQueue(), log: (line) => io.err(`a2a mcp (${group}): ${line}`) };
+	const telemetry = await startTelemetry(process.env, io.err);
+	const ctx: McpContext = { vault, router, group, agent, serial: serialQueue(), log: (line) => io.err(`a2a mcp (${group}): ${line}`), created: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined };
 	const server = buildMcpServer(ctx, version);
 	const transport = new StdioServerTransport();
 	const closed = new Promise<void>((resolve) => {
@@ -46,5 +48,6 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	ctx.log(`serving ${vault.dir} over stdio${agent ? ` as agent ${agent}` : ""}`);
 	await closed;
 	watch.close();
+	await telemetry?.sink.close();
 	return 0;
 }

@@ -6,9 +6,12 @@ import { serialiseMessage } from "../../src/core/message-serialise";
 import { checkOutgoing, refusal } from "../../src/core/outgoing";
 import { unknownGroupReason } from "../../src/core/group-reasons";
 import { gatewayGroup } from "../../src/core/registry";
+import type { IndexEntry } from "../../src/core/message-index";
 import type { Router } from "../../src/router/router";
+import { notesOfTrace } from "../../src/router/trace-listing";
 import type { KeyedLock } from "./keyed-lock";
 import { messageToRequest } from "./mapping/message-to-request";
+import type { InboundMapping } from "./mapping/message-to-request";
 import type { VaultTasks } from "./vault-tasks";
 
 // Turns an A2A message into a request note from the gateway group, written into the gateway's
@@ -17,6 +20,8 @@ import type { VaultTasks } from "./vault-tasks";
 // the client's error and nothing is written. One it can read is written even when a rule of routing
 // will refuse it (the hop limit, a cycle): the router dead-letters it as it does any note, with its
 // error code, its log row and its error response, and the task is REJECTED, read from the dead letter.
+
+type InboundJoin = Extract<InboundMapping, { ok: true }>["joined"];
 
 export class GatewayWriter {
 	constructor(
@@ -43,12 +48,18 @@ export class GatewayWriter {
 		if (this.tasks.usedElsewhere(id)) throw new RequestMalformedError(`messageId "${id}" is the message_id of another message in this vault: use a new messageId`);
 		const now = this.clock();
 		const gateway = gatewayGroup(this.router.registry);
-		const mapped = messageToRequest({ message, target, gateway, now });
+		let mapped = messageToRequest({ message, target, gateway, now });
 		if (!mapped.ok) {
 			if (mapped.kind === "content") throw new ContentTypeNotSupportedError(mapped.message);
 			throw new RequestMalformedError(mapped.message);
 		}
-		if (this.joinsForeignTrace(mapped.joined, mapped.request.envelope.trace_id, gateway)) {
+		const foreign = await this.joinsForeignTrace(mapped.joined, mapped.request.envelope.trace_id, gateway);
+		if (foreign && mapped.joined === "traceparent") {
+			// Trace context is never a reason to refuse, nor a way in: a new conversation, the note keeps the caller's traceparent (the relay's span links to it).
+			const fresh = messageToRequest({ message, target, gateway, now, adoptTraceparent: false });
+			if (!fresh.ok) throw new RequestMalformedError(fresh.message);
+			mapped = fresh;
+		} else if (foreign) {
 			throw new RequestMalformedError(`contextId "${message.contextId.slice(0, 80)}" (or the routing metadata's trace_id) names a conversation of this vault that no A2A client started: leave both empty to start a new one, or give the contextId of one of your tasks`);
 		}
 		const text = serialiseMessage(mapped.request);
@@ -70,12 +81,16 @@ export class GatewayWriter {
 	 * trace_id) only when an A2A client started it (the gateway sent a request in it), or when this
 	 * vault sent it out to a remote group (a relay it called continues the trace it was given).
 	 * Otherwise a client could join an internal trace and be taken for the requester an answer
-	 * without in_reply_to goes to.
+	 * without in_reply_to goes to. A trace taken from a caller's traceparent alone is checked the same
+	 * way, but a foreign one only makes the caller start a new conversation (see submitLocked).
 	 */
-	private joinsForeignTrace(joined: "context" | "metadata" | null, traceId: string, gateway: string): boolean {
+	private async joinsForeignTrace(joined: InboundJoin, traceId: string, gateway: string): Promise<boolean> {
 		if (joined === null) return false;
-		const trace = this.router.index.inTrace(traceId);
-		if (trace.length === 0 || trace.some((e) => e.kind === "request" && e.sourceGroup === gateway)) return false;
+		const started = (entries: IndexEntry[]) => entries.some((e) => e.kind === "request" && e.sourceGroup === gateway);
+		if (started(this.router.index.inTrace(traceId))) return false;
+		// Notes still in an outbox count too: a conversation just sent (not yet routed) is no less internal.
+		const trace = await notesOfTrace(this.router, traceId, { refresh: false });
+		if (trace.length === 0 || started(trace)) return false;
 		const remote = (group: string | undefined) => group !== undefined && this.router.registry.groups.get(group)?.url !== undefined;
 		return !(joined === "metadata" && trace.some((e) => e.kind === "request" && remote(e.targetGroup)));
 	}

@@ -118,3 +118,33 @@ export function isLocalHost(header: string | undefined, bound: string): boolean 
 	const name = header.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1").toLowerCase();
 	return name === "localhost" || name === "127.0.0.1" || name === "::1" || name === bound.toLowerCase() || /^127(\.\d{1,3}){3}$/.test(name);
 }
+
+/**
+ * Why a call that may write must be refused as coming from a web page of another origin (a browser's
+ * form or no-cors fetch needs no preflight): it carries an `Origin` other than the server's own, or
+ * `Sec-Fetch-Site` says it is not same-origin; or its body has no declared type (a page cannot send
+ * `application/json` to another origin without a preflight, which this server never grants; a
+ * declared type that is not JSON is refused by the SDK's handlers). Null
+ * when it may go on. A2A clients (SDKs, curl, agents) send no Origin and declare JSON.
+ */
+export function crossSiteRefusal(req: IncomingMessage): string | null {
+	if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return null;
+	const fetchSite = req.headers["sec-fetch-site"];
+	if (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") return `a call from a web page of another site (Sec-Fetch-Site: ${logSafe(String(fetchSite))}) is refused`;
+	const origin = req.headers.origin;
+	if (origin !== undefined) {
+		let same = false;
+		try {
+			const url = new URL(origin);
+			same = (url.protocol === "http:" || url.protocol === "https:") && url.host === (req.headers.host ?? "");
+		} catch {
+			same = false;
+		}
+		if (!same) return `a call from a web page of another origin (${logSafe(origin)}) is refused`;
+	}
+	const length = Number(req.headers["content-length"] ?? "0");
+	const hasBody = req.headers["transfer-encoding"] !== undefined || length > 0;
+	// A declared type that is not JSON is the SDK's to refuse (it does); an undeclared one it would take.
+	if (hasBody && String(req.headers["content-type"] ?? "").trim() === "") return "the body must be declared JSON (Content-Type: application/json)";
+	return null;
+}

@@ -9,7 +9,7 @@ import { agentCard, groupUrl } from "./agent-card";
 import { agentApps, callSignals } from "./agent-app";
 import type { AgentApps } from "./agent-app";
 import type { Gateway } from "./gateway";
-import { INVALID_REQUEST, PARSE_ERROR, hasToken, hasVersionHeader, invalidRequest, isLocalHost, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
+import { INVALID_REQUEST, PARSE_ERROR, crossSiteRefusal, hasToken, hasVersionHeader, invalidRequest, isLocalHost, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
 import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting-calls";
 
@@ -165,6 +165,11 @@ export class A2aHttpServer {
 			// Without a token the server trusts its callers to be on this machine: a page whose name
 			// was rebound to 127.0.0.1 comes with its own name as Host, and is refused.
 			sendJson(res, 421, { error: "this server answers only calls addressed to this machine (Host 127.0.0.1, localhost or its bound address); serve with --token-file to accept others" });
+			return undefined;
+		}
+		const crossSite = crossSiteRefusal(req);
+		if (crossSite !== null) {
+			sendJson(res, crossSite.startsWith("the body") ? 415 : 403, { error: crossSite });
 			return undefined;
 		}
 		const [path, query = ""] = (req.url ?? "/").split(/\?(.*)/s, 2);

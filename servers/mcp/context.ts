@@ -16,6 +16,8 @@ export interface McpContext {
 	serial<T>(work: () => Promise<T>): Promise<T>;
 	/** One line to stderr (stdout carries the protocol only). */
 	log(line: string): void;
+	/** Told of each message a tool wrote (telemetry: its creation span). */
+	created?: (fields: Record<string, unknown>, atMs: number) => void;
 }
 
 /** A queue of async jobs, run one after another. */

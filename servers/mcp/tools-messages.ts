@@ -26,7 +26,7 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 			answer(ctx, "send_request", async () => {
 				// A conversation is continued only by a group that takes part in it (src/router/visibility.ts).
 				if (args.trace_id !== undefined && isUuidShaped(args.trace_id)) await checkTakesPart(ctx.router, args.trace_id, ctx.group);
-				return sendRequest(ctx.router, {
+				const sent = await sendRequest(ctx.router, {
 					from: ctx.group,
 					to: args.to,
 					type: args.type,
@@ -39,6 +39,8 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 					traceId: args.trace_id,
 					parentId: args.parent_id,
 				});
+				ctx.created?.({ kind: "request", message_id: sent.message_id, trace_id: sent.trace_id, source_group: ctx.group, target_group: args.to, request_type: args.type, parent_id: args.parent_id }, Date.now());
+				return sent;
 			}),
 	);
 
@@ -79,15 +81,18 @@ export function registerMessageTools(server: McpServer, ctx: McpContext): void {
 			outputSchema: sentReply,
 		},
 		(args) =>
-			answer(ctx, "reply", () =>
-				replyToRequest(ctx.router, {
+			answer(ctx, "reply", async () => {
+				const written = await replyToRequest(ctx.router, {
 					messageId: args.message_id,
 					status: args.status,
 					answer: args.answer,
 					artifacts: args.artifacts,
 					errorMessage: args.error_message,
 					group: ctx.group,
-				}),
-			),
+				});
+				const request = ctx.router.index.withId(args.message_id).find((e) => e.kind === "request");
+				ctx.created?.({ kind: "response", message_id: written.message_id, trace_id: request?.traceId, in_reply_to: args.message_id, source_group: ctx.group, target_group: request?.sourceGroup }, Date.now());
+				return written;
+			}),
 	);
 }

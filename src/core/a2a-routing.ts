@@ -1,4 +1,4 @@
-import { cleanTracestate, parseTraceparent } from "./trace-context";
+import { cleanTracestate, formatTraceparent, parseTraceparent } from "./trace-context";
 import { isUuidShaped } from "./ids";
 import { isGroupId } from "./registry";
 import { PRIORITIES, REQUEST_TYPES } from "./protocol";
@@ -80,8 +80,10 @@ export function readRoutingMetadata(metadata: Record<string, unknown> | undefine
 		value.expires_at = fields.expires_at as string;
 	}
 	// A trace context that is not one is ignored, as W3C trace context says of a malformed header.
-	if (parseTraceparent(fields.traceparent)) {
-		value.traceparent = (fields.traceparent as string).trim();
+	const caller = parseTraceparent(fields.traceparent);
+	if (caller) {
+		// Kept as version 00 of what it says: a later version's further fields are not kept (W3C trace context).
+		value.traceparent = formatTraceparent(caller);
 		const state = cleanTracestate(fields.tracestate);
 		if (state !== null) value.tracestate = state;
 	}

@@ -59,7 +59,7 @@ export function parseAssignment(text: string): [string, unknown] {
 	const eq = text.indexOf("=");
 	if (eq <= 0) throw new Error(`"${text}" is not key=value`);
 	const key = text.slice(0, eq).trim();
-	if (!KEY.test(key)) throw new Error(`"${key}" is not a usable field name`);
+	if (!KEY.test(key) || key === "__proto__") throw new Error(`"${key}" is not a usable field name`);
 	const raw = text.slice(eq + 1);
 	if (key === "progress_percent") {
 		const value = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;

@@ -33,17 +33,25 @@ export interface TraceListing {
 /** When a message took its place in the conversation: delivered, else written, else given up on. */
 const when = (e: IndexEntry): string => e.deliveredAt ?? e.created ?? e.deadAt ?? "";
 
+/**
+ * Every note of trace `traceId` (a UUID): the index's and those still in an outbox (which the index
+ * does not hold). `refresh: false` for a process whose index is kept current by other means (the gateway).
+ */
+export async function notesOfTrace(router: Router, traceId: string, options: { refresh?: boolean } = {}): Promise<IndexEntry[]> {
+	// Outboxes first: a note the router carries on meanwhile is then found in the index, where it went.
+	const waiting = (await outboxEntries(router)).filter((e) => e.traceId === traceId && e.kind !== null);
+	if (options.refresh !== false) await refreshIndex(router);
+	const indexed = router.index.inTrace(traceId).filter((e) => e.kind !== null);
+	const known = new Set(indexed.map((e) => e.messageId));
+	return [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
+}
+
 /** The notes of trace `traceId`, the index's and those still in outboxes; refused unless `reader` takes part in it. */
 async function traceEntries(router: Router, traceId: string, reader?: Reader): Promise<IndexEntry[]> {
 	if (!isUuidShaped(traceId)) {
 		throw new Refused(`${JSON.stringify(oneLine(traceId, 60))} is not a trace_id (a UUID, 8-4-4-4-12 hex digits): copy it from a message's trace_id`, "trace_id");
 	}
-	// Outboxes first: a note the router carries on meanwhile is then found in the index, where it went.
-	const waiting = (await outboxEntries(router)).filter((e) => e.traceId === traceId && e.kind !== null);
-	await refreshIndex(router);
-	const indexed = router.index.inTrace(traceId).filter((e) => e.kind !== null);
-	const known = new Set(indexed.map((e) => e.messageId));
-	const entries = [...indexed, ...waiting.filter((e) => !known.has(e.messageId))];
+	const entries = await notesOfTrace(router, traceId);
 	if (entries.length === 0 || !takesPart(entries, reader)) throw new Refused(`no message of trace "${traceId}" is in the relay: check the id (every message's trace_id names its conversation)`, "trace_id");
 	return entries;
 }

@@ -10,6 +10,19 @@ const h = useHarness();
 const inInbox = (group: string) => (n: { path: string }) => n.path.startsWith(`A2A/groups/${group}/inbox/`);
 
 describe("review 3: a client's contextId may name an internal trace and take its answers", () => {
+	it("a client cannot join an internal conversation while its request is still in an outbox (not yet routed)", async () => {
+		const v = await h.vault();
+		// An internal request from A to B, just sent: no router has carried it yet.
+		const sent = await h.run(["send", "--vault", v.dir, "--from", A_GROUP, "--to", B_GROUP, "--type", "query", "--question", "internal"]);
+		const traceId = /trace_id: (\S+)/.exec(sent.stdout)?.[1] ?? "";
+		expect(traceId).not.toBe("");
+		const served = await h.serve(v.dir);
+		const client = await clientFor(served.groupUrl(B_GROUP));
+		await expect(send(client, userMessage("early-1", "let me in", { contextId: traceId }), true)).rejects.toThrow(/names a conversation of this vault that no A2A client started/);
+		expect(await v.files(`A2A/groups/${GATEWAY}/outbox`)).toEqual([]);
+		expect(await notesWithId(v, "early-1")).toEqual([]);
+	}, 30_000);
+
 	it("a client cannot join an internal trace by its contextId, so an answer without in_reply_to still goes to its requester", async () => {
 		const v = await h.vault();
 		h.router(v.dir);

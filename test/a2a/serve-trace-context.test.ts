@@ -54,21 +54,41 @@ describe("a2a serve and the caller's trace context", () => {
 		}
 	}, 60_000);
 
-	it("does not let a traceparent join a conversation of the vault that no A2A client started", async () => {
+	it("does not let a traceparent join a conversation of the vault that no A2A client started, nor refuse for it: a new conversation", async () => {
 		const v = await h.vault();
-		const internal = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", B_GROUP, "--type", "query", "--question", "internal", "--json");
+		const internal = await a2a(v.dir, "send", "--from", "10-backend-group", "--to", B_GROUP, "--type", "query", "--question", "internal secret", "--json");
 		const trace = String(internal.json[0].trace_id);
+		const internalId = String(internal.json[0].message_id);
 		expect((await a2a(v.dir, "route")).code).toBe(0);
 		const served = await h.serve(v.dir, ["--group", B_GROUP]);
 		try {
+			// An agent whose HTTP instrumentation continues the relay's own trace calls the gateway: trace context, not a contextId.
+			const traceparent = `00-${trace.replace(/-/g, "")}-${CALLER_SPAN}-01`;
 			const res = await fetch(served.url, {
 				method: "POST",
-				headers: { "Content-Type": "application/json", "A2A-Version": "1.0", traceparent: `00-${trace.replace(/-/g, "")}-${CALLER_SPAN}-01` },
+				headers: { "Content-Type": "application/json", "A2A-Version": "1.0", traceparent },
 				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "intruder-1", role: "ROLE_USER", parts: [{ text: "let me in" }] }, configuration: { returnImmediately: true } } }),
 			});
-			const answer = (await res.json()) as { error?: { message: string } };
-			expect(answer.error?.message).toMatch(/names a conversation of this vault that no A2A client started/);
-			expect(await notesWithId(v, "intruder-1")).toEqual([]);
+			const answer = (await res.json()) as { error?: { message: string }; result?: { task?: { contextId?: string } } };
+			expect(answer.error, answer.error?.message).toBeUndefined();
+			const context = answer.result?.task?.contextId ?? "";
+			expect(context).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+			expect(context).not.toBe(trace);
+			const [note] = await notesWithId(v, "intruder-1");
+			// The note is in its own conversation and keeps the caller's trace context (the relay's span links to it).
+			expect(note.fm).toMatchObject({ trace_id: context, traceparent });
+			// Nothing of the internal conversation reaches the caller.
+			const text = JSON.stringify(answer);
+			expect(text).not.toContain("internal secret");
+			expect(text).not.toContain(internalId);
+			const listed = await fetch(served.url, {
+				method: "POST",
+				headers: { "Content-Type": "application/json", "A2A-Version": "1.0" },
+				body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ListTasks", params: { contextId: trace } }),
+			});
+			const tasks = (await listed.json()) as { error?: unknown; result?: { tasks?: unknown[] } };
+			expect(tasks.error).toBeUndefined();
+			expect(tasks.result?.tasks ?? []).toEqual([]);
 		} finally {
 			await served.stop();
 		}

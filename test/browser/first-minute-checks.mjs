@@ -183,7 +183,7 @@ export async function runFirstMinuteChecks({ context, url, check, assert, assert
 		await page.evaluate(() => document.querySelector(".a2a-group-row .clickable-icon")?.click());
 		await page.waitForFunction(() => document.querySelector(".a2a-modal .modal-title")?.textContent?.startsWith("Edit group"));
 		const fields = await page.evaluate(() => Array.from(document.querySelectorAll(".a2a-modal .setting-item-name")).map((e) => e.textContent));
-		assertEqual(fields, ["Group id", "Description", "Remote agent URL"], "Edit group's labelled fields");
+		assertEqual(fields, ["Group id", "Description", "Remote agent URL", "Token secret"], "Edit group's labelled fields");
 		await fill("url", "not a url");
 		await page.evaluate(() => document.querySelector(".a2a-modal button.mod-cta")?.click());
 		await page.waitForFunction(() => document.querySelector('.a2a-modal [name="url"]')?.getAttribute("aria-invalid") === "true");

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { deviceState, statePaths } from "../../node/device";
+import { cliIdentity, deviceState, statePaths } from "../../node/device";
 import { SYSTEM_PROBE, holderRuns } from "../../node/process-lock";
 import { stateFolder } from "../../node/state-folder";
 import type { ProcessProbe } from "../../node/process-lock";
@@ -179,4 +179,61 @@ describe("the routing lock", () => {
 		// Where the system tells neither owner nor start time (no /proc), a live process of this user's counts.
 		expect(holderRuns({ pid: 4242 }, probe({ owner: () => undefined, startTime: () => undefined }))).toBe(true);
 	});
+});
+
+// Review of issue 27 (M4): a state folder copied to another machine (a cloned VM, a container image
+// built after a first route, a restored backup) or shared by two (a home on NFS) must not make the
+// two machines one device, nor let one machine's lock be judged by the other's process table.
+describe("a state folder on another machine", () => {
+	async function machines(): Promise<{ a: Record<string, string>; b: Record<string, string> }> {
+		const { dir } = await setUp();
+		await fs.writeFile(path.join(parent, "machine-a"), "0123456789abcdef0123456789abcdef\n");
+		await fs.writeFile(path.join(parent, "machine-b"), "fedcba9876543210fedcba9876543210\n");
+		const a = { ...env, A2A_MACHINE_ID_FILE: path.join(parent, "machine-a") };
+		const b = { ...env, A2A_MACHINE_ID_FILE: path.join(parent, "machine-b") };
+		return { a: { ...a, dir }, b: { ...b, dir } };
+	}
+	const idOn = (machine: Record<string, string>, stateHome = machine.XDG_STATE_HOME) => {
+		const on = { ...machine, XDG_STATE_HOME: stateHome };
+		return cliIdentity("a2a route", deviceState(machine.dir, "A2A", on), on).device;
+	};
+
+	it("a copied state folder gives the other machine a new id; the same machine keeps its own", async () => {
+		const { a, b } = await machines();
+		const first = idOn(a);
+		expect(idOn(a), "the same machine keeps its id").toBe(first);
+		const copy = path.join(parent, "copied-state");
+		await fs.cp(a.XDG_STATE_HOME, copy, { recursive: true });
+		const cloned = idOn(b, copy);
+		expect(cloned).toMatch(/^cli-/);
+		expect(cloned, "a clone on another machine is another device").not.toBe(first);
+		expect(idOn(b, copy), "and keeps its new id").toBe(cloned);
+		expect(idOn(a, copy), "the copy back on its own machine (a restored backup) is the same device").toBe(first);
+		// A shared home: each machine keeps its own id, however the runs alternate.
+		expect(idOn(b)).not.toBe(first);
+		expect(idOn(a)).toBe(first);
+		expect(idOn(b)).toBe(idOn(b));
+	});
+
+	it("a lock another machine holds in a shared state folder neither blocks this machine nor is taken from it", async () => {
+		const { a, b } = await machines();
+		const { dir } = a;
+		const other = spawn("sleep", ["60"], { stdio: "ignore" });
+		try {
+			const pid = other.pid as number;
+			// Machine B routes: its lock names a live process (here also one of this machine's, as a pid on B could be).
+			const lock = statePaths(deviceState(dir, "A2A", b), b).lock;
+			const held = JSON.stringify({ pid, start: SYSTEM_PROBE.startTime(pid) ?? null, what: "a2a route on machine b" });
+			await fs.mkdir(path.dirname(lock), { recursive: true, mode: 0o700 });
+			await fs.writeFile(lock, held, { mode: 0o600 });
+			const run = await route(dir, { A2A_MACHINE_ID_FILE: a.A2A_MACHINE_ID_FILE });
+			expect(run.errors).not.toContain("Not routing");
+			expect(run.decisions).toHaveLength(1);
+			expect(await fs.readFile(lock, "utf8"), "machine B's lock is left as it was").toBe(held);
+			const onB = await route(dir, { A2A_MACHINE_ID_FILE: b.A2A_MACHINE_ID_FILE });
+			expect(onB.errors, "on machine B the lock still counts").toContain("Not routing: a2a route on machine b");
+		} finally {
+			other.kill("SIGKILL");
+		}
+	}, 60_000);
 });

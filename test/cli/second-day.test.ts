@@ -122,6 +122,34 @@ describe("1. the vault is found as git finds its repository", () => {
 		expect(await fs.readdir(work)).toEqual([]);
 	});
 
+	it("a vault found upward in a folder another user owns is refused (a usage error that says how to use it), nothing is written; naming it works", async () => {
+		if (process.getuid?.() !== 0) return; // chown to another user needs root
+		const planted = path.join(sandbox, "shared");
+		expect((await a2a(planted, "init")).code).toBe(0);
+		const work = path.join(planted, "project", "sub");
+		await fs.mkdir(work, { recursive: true });
+		for (const p of [planted, path.join(planted, "A2A"), path.join(planted, "A2A", "registry.yaml")]) await fs.chown(p, 65534, 65534);
+		const sent = await run(SEND, work);
+		expect(sent.code).toBe(1);
+		expect(sent.stderr).toContain(`the vault found upward at ${planted} is not yours`);
+		expect(sent.stderr).toContain(`pass --vault ${planted} or set A2A_VAULT=${planted}`);
+		expect(await fs.readdir(path.join(planted, "A2A", "groups", A, "outbox"))).toEqual([]);
+		// a2a init does not take it for the current folder's vault either.
+		const init = await run(["init"], work);
+		expect(init.code).toBe(1);
+		expect(await fs.readdir(work)).toEqual([]);
+		// Named, it is used.
+		expect((await run(SEND, work, { A2A_VAULT: planted })).code).toBe(0);
+	});
+
+	it("an empty --vault is a usage error, not the current folder", async () => {
+		for (const args of [["status", "--vault="], ["status", "--vault", " "]]) {
+			const out = await run(args, sandbox);
+			expect(out.code, out.stderr).toBe(1);
+			expect(out.stderr).toContain("--vault needs a folder");
+		}
+	});
+
 	it("a2a mcp and a2a serve find the vault the same way", async () => {
 		expect((await a2a(v.dir, "init")).code).toBe(0);
 		const mcp = await run(["mcp", "--group", "99-nobody"], sandbox, { A2A_VAULT: v.dir });
@@ -196,7 +224,7 @@ describe("4. a2a init on a vault an older version made", () => {
 		expect(text.slice(OLD.length)).toBe("  a2a-gateway:\n    description: Sends the requests of outside A2A clients (a2a serve)\n    gateway: true\n");
 		expect(await v.exists(`${BOX("a2a-gateway", "outbox")}`)).toBe(true);
 		const again = await a2a(v.dir, "init");
-		expect(again.stdout).toContain("Nothing to do: the vault is already set up.");
+		expect(again.stdout).toContain(`Nothing to do: the vault ${v.dir} is already set up.`);
 		expect(await v.read("A2A/registry.yaml")).toBe(text);
 	});
 

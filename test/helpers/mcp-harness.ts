@@ -22,7 +22,7 @@ export interface McpHarness {
 	readonly bundle: string;
 	/** A new vault with `a2a init`'s registry and folders (or the registry text given). */
 	vault(registry?: string): Promise<TempVault>;
-	agent(vault: Pick<TempVault, "dir">, group: string, agentName?: string): Promise<McpAgent>;
+	agent(vault: Pick<TempVault, "dir">, group: string, agentName?: string, env?: Record<string, string>): Promise<McpAgent>;
 	router(vault: Pick<TempVault, "dir">): RouterProcess;
 }
 
@@ -61,8 +61,8 @@ export function useMcpHarness(): McpHarness {
 			if (init.code !== 0) throw new Error(`a2a init failed: ${init.stderr.join(" ")}`);
 			return vault;
 		},
-		async agent(vault, group, agentName) {
-			const agent = await McpAgent.start(bundle, vault.dir, group, agentName);
+		async agent(vault, group, agentName, env) {
+			const agent = await McpAgent.start(bundle, vault.dir, group, agentName, env);
 			agents.add(agent);
 			return agent;
 		},

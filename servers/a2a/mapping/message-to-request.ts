@@ -19,8 +19,11 @@ export const CONTEXT_ID_FIELD = "a2a_context_id";
 
 export type InboundProblem = { kind: "malformed" | "content" | "expired"; message: string };
 
-/** `joined`: the trace was named by the client (its contextId, or the routing metadata's trace_id), and by which. */
-export type InboundMapping = { ok: true; request: RequestMessage; contextId: string; joined: "context" | "metadata" | null } | ({ ok: false } & InboundProblem);
+/**
+ * `joined`: the trace was named by the client (its contextId, or the routing metadata's trace_id),
+ * or taken from its W3C `traceparent` alone ("traceparent"), and by which; null for a new trace.
+ */
+export type InboundMapping = { ok: true; request: RequestMessage; contextId: string; joined: "context" | "metadata" | "traceparent" | null } | ({ ok: false } & InboundProblem);
 
 export interface InboundInput {
 	message: A2aMessage;
@@ -29,6 +32,8 @@ export interface InboundInput {
 	/** The registry's gateway group: the sender of every inbound request. */
 	gateway: string;
 	now: number;
+	/** False: a caller's traceparent alone does not name the conversation (a new trace is started; the note keeps the traceparent). */
+	adoptTraceparent?: boolean;
 }
 
 /** Characters no note can hold as text (lone UTF-16 surrogates, NUL) become U+FFFD; the rest is kept. */
@@ -50,9 +55,11 @@ function readParts(parts: Part[]): PartsContent | InboundProblem {
 		if (!content) return { kind: "malformed", message: `parts[${i}] has no content (text, url, data or raw)` };
 		switch (content.$case) {
 			case "text":
+				if (typeof content.value !== "string") return { kind: "malformed", message: `parts[${i}].text must be text` };
 				out.texts.push(noteSafeText(content.value));
 				break;
 			case "url": {
+				if (typeof content.value !== "string") return { kind: "malformed", message: `parts[${i}].url must be text (a URL)` };
 				const url = noteSafeText(content.value).trim();
 				if (url === "" || /[\r\n]/.test(url)) return { kind: "malformed", message: `parts[${i}].url must be one line of text` };
 				out.urls.push(url);
@@ -90,7 +97,8 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	if (traceId === undefined && clientContext !== "") traceId = isUuidShaped(clientContext) ? clientContext.toLowerCase() : uuidFromText(`a2a-context\n${clientContext}`);
 	// A traced caller that starts a conversation: the conversation is its trace, so the relay's spans are its trace's.
 	const caller = parseTraceparent(routing.traceparent);
-	if (traceId === undefined && caller) traceId = uuidOfTraceId(caller.traceId);
+	const adopted = traceId === undefined && caller !== null && input.adoptTraceparent !== false;
+	if (adopted) traceId = uuidOfTraceId(caller.traceId);
 	traceId ??= newId();
 	const body = text === "" ? undefined : text;
 	const request = buildRequest(
@@ -117,5 +125,5 @@ export function messageToRequest(input: InboundInput): InboundMapping {
 	// The caller's W3C trace context is kept on the note: the relay's span of it continues the caller's.
 	if (routing.traceparent !== undefined) request.extra.traceparent = routing.traceparent;
 	if (routing.tracestate !== undefined) request.extra.tracestate = routing.tracestate;
-	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" || (caller && traceId === uuidOfTraceId(caller.traceId)) ? "context" : null };
+	return { ok: true, request, contextId, joined: routing.trace_id !== undefined ? "metadata" : clientContext !== "" ? "context" : adopted ? "traceparent" : null };
 }
