@@ -23,11 +23,20 @@ function deliveredHere(entry: IndexEntry): boolean {
 }
 
 export class InboxUpkeep {
+	/**
+	 * Requests whose answer appeared in the vault while this router ran (not at its start), by path:
+	 * when it first saw the answer. See `answerSettled`.
+	 */
+	private readonly answerSeen = new Map<string, number>();
+	private passes = 0;
+
 	constructor(private readonly router: PassContext) {}
 
 	async run(report: PassReport): Promise<void> {
 		const router = this.router;
 		const now = router.now();
+		this.passes++;
+		for (const path of [...this.answerSeen.keys()]) if (!router.index.get(path)) this.answerSeen.delete(path);
 		for (const entry of [...router.index.inboxes()]) {
 			if (!this.needsCare(entry, now)) continue;
 			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
@@ -57,7 +66,7 @@ export class InboxUpkeep {
 		}
 		if (!isAwaitingAnswer(entry)) return;
 		if (this.hasAnswer(entry)) {
-			await this.archive(entry);
+			if (this.answerSettled(entry, report)) await this.archive(entry);
 			return;
 		}
 		const router = this.router;
@@ -80,6 +89,29 @@ export class InboxUpkeep {
 	/** True when the request's answer was delivered (an interruption kept the request from its archive). */
 	private hasAnswer(request: IndexEntry): boolean {
 		return answerOf(this.router.index, request) !== undefined;
+	}
+
+	/**
+	 * Whether a request still in an inbox whose answer is delivered is this router's to archive now.
+	 * At the router's start: at once (an interruption kept it from its archive). An answer that comes
+	 * in while the router runs was delivered by another device (this router archives the requests it
+	 * answers in the same step), and that device archived the request too: its move is on its way
+	 * through the sync, the answer may simply have arrived first (after a partition, the other
+	 * device's whole work arrives in any order). Stamping and moving this copy now would make a second
+	 * archived copy of the request (the sync keeps a changed note over the other side's delete), so
+	 * it waits the sync margin from when the answer was first seen here; only a copy still here then
+	 * is archived (the other device was interrupted).
+	 */
+	private answerSettled(request: IndexEntry, report: PassReport): boolean {
+		if (this.passes <= 1) return true;
+		const router = this.router;
+		const now = router.now();
+		const seen = this.answerSeen.get(request.path) ?? now;
+		this.answerSeen.set(request.path, seen);
+		const until = seen + router.lease.marginMs;
+		if (now >= until) return true;
+		report.recheckAt = Math.min(report.recheckAt ?? Infinity, until);
+		return false;
 	}
 
 	/** Rule 7: a note the router did not deliver, found in an inbox, goes to the dead-letter folder. */
@@ -162,6 +194,9 @@ export class InboxUpkeep {
 
 	/** The next expiry among the requests waiting in inboxes. */
 	nextWakeTime(): number | null {
-		return nextDueTime(this.router.index.inboxes());
+		const due = nextDueTime(this.router.index.inboxes());
+		const margin = this.router.lease.marginMs;
+		const settling = Math.min(...[...this.answerSeen.values()].map((seen) => seen + margin));
+		return Number.isFinite(settling) ? Math.min(settling, due ?? Infinity) : due;
 	}
 }

@@ -245,3 +245,69 @@ describe("a note edited on two devices", () => {
 		expect([...files.keys()].filter((f) => f.startsWith("A2A/dead-letter/"))).toHaveLength(1);
 	});
 });
+
+describe("another device's answered request, its steps arriving through the sync in any order", () => {
+	// Device a delivered an answer and archived the request; device b's router runs on a copy of the
+	// vault (as after a partition) and the sync brings a's work: the answer before the request's move.
+	const REQ_OUT = `${OUT}/ask.md`;
+	const ANSWER = "---\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: moved-1\nsource_group: 20-frontend-group\nstatus: success\n---\n\n## Answer\n\nDone on a\n";
+	const MARGIN_MS = 8000;
+
+	async function twoDevices() {
+		const clock = { now: T0 };
+		const a = new MemoryVault(() => clock.now);
+		const b = new MemoryVault(() => clock.now);
+		for (const vault of [a, b]) vault.writeRaw("A2A/registry.yaml", REGISTRY);
+		const ra = new Router(a, { clock: () => clock.now, marginMs: MARGIN_MS });
+		const rb = new Router(b, { clock: () => clock.now, marginMs: MARGIN_MS });
+		for (const r of [ra, rb]) await r.loadRegistry();
+		// The request, delivered on b and synced to a before the devices part.
+		b.writeRaw(REQ_OUT, requestNote({ message_id: "moved-1" }));
+		expect((await rb.pass()).decisions).toMatchObject([{ outcome: "delivered" }]);
+		for (const p of b.paths()) if (p.startsWith(IN)) a.writeRaw(p, b.readRaw(p) as string);
+		// Apart: a's agent answers, a's router delivers the answer and archives the request.
+		clock.now += 1000;
+		a.writeRaw(`${BOX("20-frontend-group", "outbox")}/reply.md`, ANSWER);
+		expect((await ra.pass()).decisions).toMatchObject([{ outcome: "answered" }]);
+		const archivedOnA = a.paths().filter((p) => p.startsWith(ARCHIVED("20-frontend-group", new Date(clock.now))));
+		expect(archivedOnA).toHaveLength(1);
+		const answerPath = a.paths().find((p) => p.startsWith(BOX("10-backend-group", "inbox"))) as string;
+		const inboxCopy = b.paths().find((p) => p.startsWith(IN)) as string;
+		// Back in step: the answer reaches b first.
+		clock.now += 1000;
+		b.writeRaw(answerPath, a.readRaw(answerPath) as string);
+		// As b's watcher does for each file the sync changes.
+		await rb.indexSync.refresh(answerPath);
+		return { clock, a, b, rb, archivedOnA: archivedOnA[0], inboxCopy, inboxText: b.readRaw(inboxCopy) as string };
+	}
+
+	it("b leaves its stale inbox copy untouched until the request's move arrives: one archived copy, a's", async () => {
+		const { clock, a, b, rb, archivedOnA, inboxCopy, inboxText } = await twoDevices();
+		await rb.pass();
+		// Unchanged and in place: the sync deletes a note only while it is the one the other side deleted.
+		expect(b.readRaw(inboxCopy), "b's inbox copy, untouched").toBe(inboxText);
+		expect(b.paths().filter((p) => p.includes("/archive/")), "nothing archived by b").toEqual([]);
+		// The rest of a's work arrives (within the sync margin): the inbox copy goes, the archived one comes.
+		clock.now += 2000;
+		b.deleteRaw(inboxCopy);
+		b.writeRaw(archivedOnA, a.readRaw(archivedOnA) as string);
+		for (const p of [inboxCopy, archivedOnA]) await rb.indexSync.refresh(p);
+		clock.now += MARGIN_MS;
+		await rb.pass();
+		const copies = b.paths().filter((p) => (readFrontmatter(b.readRaw(p) as string) ?? {}).message_id === "moved-1");
+		expect(copies).toEqual([archivedOnA]);
+	});
+
+	it("a copy still in b's inbox a sync margin after its answer came (a was interrupted) is archived by b", async () => {
+		const { clock, b, rb, inboxCopy } = await twoDevices();
+		await rb.pass();
+		expect(b.readRaw(inboxCopy)).toBeDefined();
+		expect(rb.nextWakeTime(), "b wakes when the margin is over").toBe(clock.now + MARGIN_MS);
+		clock.now += MARGIN_MS;
+		await rb.pass();
+		expect(b.readRaw(inboxCopy)).toBeUndefined();
+		const archived = b.paths().filter((p) => p.startsWith(ARCHIVED("20-frontend-group", new Date(clock.now))));
+		expect(archived).toHaveLength(1);
+		expect(readFrontmatter(b.readRaw(archived[0]) as string)).toMatchObject({ message_id: "moved-1", state: "answered" });
+	});
+});
