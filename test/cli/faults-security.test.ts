@@ -107,6 +107,9 @@ function spyOnFs(): string[] {
 	return touched;
 }
 
+/** Where the machine id is read from (node/device.ts): read only. */
+const MACHINE_ID_FILES = ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+
 describe("path traversal through the registry", () => {
 	it("group ids and folders that would leave the vault are registry errors: reported, ignored, nothing made", async () => {
 		const evilAbs = path.join(os.tmpdir(), `a2a-evil-${process.pid}-${Date.now()}`);
@@ -204,13 +207,13 @@ describe("what messages say", () => {
 		// The places outside the vault the CLI uses are its own state for this device (its id, the
 		// routing lock and what it saw of the lease), in the user's private state folder (here under the
 		// tests' XDG_STATE_HOME), and its copy of the history index in its cache folder (here the tests'
-		// A2A_CACHE_DIR), and /proc (the routing lock asks whether its holder still runs): never an
-		// artifact's path.
+		// A2A_CACHE_DIR), /proc (the routing lock asks whether its holder still runs) and the machine's
+		// id (read, never written: a copied state folder is another machine's): never an artifact's path.
 		const stateHome = process.env.XDG_STATE_HOME as string;
 		const deviceState = (p: string) => p === stateHome || p.startsWith(stateHome + path.sep);
 		const cache = process.env.A2A_CACHE_DIR as string;
 		const inCache = (p: string) => p === cache || p.startsWith(cache + path.sep);
-		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p) && !inCache(p) && !p.startsWith("/proc/"));
+		const outside = touched.filter((p) => p !== dir && !p.startsWith(dir + path.sep) && !deviceState(p) && !inCache(p) && !p.startsWith("/proc/") && !MACHINE_ID_FILES.includes(p));
 		expect(outside, "fs calls outside the vault").toEqual([]);
 		expect(touched.length).toBeGreaterThan(10);
 		expect(splitNote(await read(`${FRONT_IN}/ask.md`)).body).toBe(`\n${body}`);
