@@ -191,7 +191,11 @@ describe("a2a route forwards a request to a remote A2A agent", () => {
 		try {
 			const timeout = await until("the timeout response", async () => (await notesIn(v, `A2A/groups/${REQUESTER}/inbox`)).find((n) => n.fm.status === "timeout"));
 			expect(timeout.fm).toMatchObject({ in_reply_to: id, error_code: "TIMEOUT", source_group: "a2a-relay" });
-			const [dead] = await notesWithId(v, id);
+			// The timeout response is written first, then the request moves to the dead letters.
+			const [dead] = await until("the request in the dead letters", async () => {
+				const notes = await notesWithId(v, id);
+				return notes.length === 1 && notes[0].path.startsWith("A2A/dead-letter/") ? notes : undefined;
+			});
 			expect(dead.path).toMatch(/^A2A\/dead-letter\//);
 			expect(dead.fm).toMatchObject({ state: "timed_out", attempt: 2 });
 			await until("the retry in the output", async () => router.lines.some((l) => l.includes('"outcome":"retried"')));
