@@ -28,6 +28,8 @@ export class InboxUpkeep {
 	 * when it first saw the answer. See `answerSettled`.
 	 */
 	private readonly answerSeen = new Map<string, number>();
+	/** Answers this router delivered itself (their message ids, the latest few thousand). */
+	private readonly answeredHere = new Set<string>();
 	private passes = 0;
 
 	constructor(private readonly router: PassContext) {}
@@ -37,6 +39,10 @@ export class InboxUpkeep {
 		const now = router.now();
 		this.passes++;
 		for (const path of [...this.answerSeen.keys()]) if (!router.index.get(path)) this.answerSeen.delete(path);
+		for (const decision of report.decisions) {
+			if ((decision.outcome === "answered" || decision.outcome === "late") && decision.message_id) this.answeredHere.add(decision.message_id);
+		}
+		while (this.answeredHere.size > 4096) this.answeredHere.delete(this.answeredHere.values().next().value as string);
 		for (const entry of [...router.index.inboxes()]) {
 			if (!this.needsCare(entry, now)) continue;
 			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
@@ -93,7 +99,8 @@ export class InboxUpkeep {
 
 	/**
 	 * Whether a request still in an inbox whose answer is delivered is this router's to archive now.
-	 * At the router's start: at once (an interruption kept it from its archive). An answer that comes
+	 * At the router's start, or for an answer this router delivered: at once (an interruption kept it
+	 * from its archive). An answer that comes
 	 * in while the router runs was delivered by another device (this router archives the requests it
 	 * answers in the same step), and that device archived the request too: its move is on its way
 	 * through the sync, the answer may simply have arrived first (after a partition, the other
@@ -104,6 +111,9 @@ export class InboxUpkeep {
 	 */
 	private answerSettled(request: IndexEntry, report: PassReport): boolean {
 		if (this.passes <= 1) return true;
+		// An answer this router delivered: the request's move is this router's own, left undone (at once).
+		const answer = answerOf(this.router.index, request);
+		if (answer?.messageId !== undefined && this.answeredHere.has(answer.messageId)) return true;
 		const router = this.router;
 		const now = router.now();
 		const seen = this.answerSeen.get(request.path) ?? now;

@@ -298,6 +298,29 @@ describe("another device's answered request, its steps arriving through the sync
 		expect(copies).toEqual([archivedOnA]);
 	});
 
+	it("a request whose answer this router delivered itself, left in the inbox, is archived at once (no margin: no agent is shown it to answer again)", async () => {
+		const clock = { now: T0 };
+		const a = new MemoryVault(() => clock.now);
+		a.writeRaw("A2A/registry.yaml", REGISTRY);
+		const ra = new Router(a, { clock: () => clock.now, marginMs: MARGIN_MS });
+		await ra.loadRegistry();
+		a.writeRaw(REQ_OUT, requestNote({ message_id: "own-1" }));
+		expect((await ra.pass()).decisions).toMatchObject([{ outcome: "delivered" }]);
+		const delivered = a.paths().find((p) => p.startsWith(IN)) as string;
+		const deliveredText = a.readRaw(delivered) as string;
+		clock.now += 1000;
+		a.writeRaw(`${BOX("20-frontend-group", "outbox")}/reply.md`, ANSWER.replace("in_reply_to: moved-1", "in_reply_to: own-1"));
+		expect((await ra.pass()).decisions).toMatchObject([{ outcome: "answered" }]);
+		// The request's own move left undone (the copy is back where it was delivered).
+		for (const p of a.paths().filter((x) => x.includes("/archive/"))) a.deleteRaw(p);
+		a.writeRaw(delivered, deliveredText);
+		await ra.indexSync.refresh(delivered);
+		clock.now += 1000;
+		await ra.pass();
+		expect(a.readRaw(delivered), "archived at once, not a margin later").toBeUndefined();
+		expect(a.paths().filter((p) => p.startsWith(ARCHIVED("20-frontend-group", new Date(clock.now))))).toHaveLength(1);
+	});
+
 	it("a copy still in b's inbox a sync margin after its answer came (a was interrupted) is archived by b", async () => {
 		const { clock, b, rb, inboxCopy } = await twoDevices();
 		await rb.pass();
