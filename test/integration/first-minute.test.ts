@@ -59,7 +59,7 @@ test("an empty vault: no notice, one welcome card with one button, each step tic
 	await idle();
 	await vi.waitFor(() => expect(card(el).done).toEqual(["folders=true", "agent=false", "message=false"]), { timeout: 5000, interval: 5 });
 	// The step is ticked once the registry exists; the notice comes when the whole init is done.
-	await vi.waitFor(() => expect(host.notices.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+	await vi.waitFor(() => expect(host?.notices.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
 	expect(host.notices.at(-1)).toMatch(/^A2A is ready: 5 groups can send each other messages \(10-backend-group, .* and 1 more\), each with an inbox and an outbox\. Two bases list the messages and the agents\. Next: create an agent\.$/);
 	expect(card(el).buttons).toEqual(["Create agent note…"]);
 	expect(shown(el.querySelector(".a2a-flow"))).toBe(true);
