@@ -55,7 +55,7 @@ describe("updateFrontmatterText", () => {
 			}),
 			{ numRuns: 400 },
 		);
-	});
+	}, 60_000);
 
 	it("writes a string without quotes exactly when the YAML library would, and it reads back the same", () => {
 		const plainish = fc.stringMatching(/^[-+.0-9A-Za-z_:/@ ]{1,24}$/);
