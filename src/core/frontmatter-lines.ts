@@ -123,7 +123,8 @@ export function isPlainSafe(text: string): boolean {
 
 /** One field as YAML lines: the common shapes written directly, anything else by the YAML library. */
 function writeField(key: string, value: unknown, writeWithLibrary: (key: string, value: unknown) => string): string[] {
-	if (typeof value === "number" && Number.isSafeInteger(value)) return [`${key}: ${value}`];
+	// -0 is a safe integer that a template literal writes as 0: the library writes it as -0.
+	if (typeof value === "number" && Number.isSafeInteger(value) && !Object.is(value, -0)) return [`${key}: ${value}`];
 	if (typeof value === "boolean") return [`${key}: ${value}`];
 	if (typeof value === "string" && isPlainSafe(value)) return [`${key}: ${value}`];
 	if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && isPlainSafe(item))) {
