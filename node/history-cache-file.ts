@@ -2,8 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { IndexEntry } from "../src/core/message-index";
-import { HISTORY_CACHE_FORMAT } from "../src/router/history-cache";
+import { HISTORY_CACHE_FORMAT, decodeRow, encodeRow } from "../src/router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../src/router/history-cache";
 import { readFileBytes, writeNew, writeWhole } from "./file-ops";
 
@@ -19,23 +18,13 @@ import { readFileBytes, writeNew, writeWhole } from "./file-ops";
 
 const MAX_FILES = 64;
 
-/** A note: its path, size, mtime, identity and ctime, and its entry without path and location. */
-type Row = [path: string, size: number, mtime: number, id: string | null, changed: number | null, entry: Omit<IndexEntry, "path" | "location">];
-
-/** The file's first line; the rows follow on the second, as JSON, signed with `mac`. */
+/** The file's first line; the rows follow, one a line (src/router/history-cache.ts), signed with `mac`. */
 interface CacheHeader {
 	format: number;
 	vault: string;
 	root: string;
 	/** HMAC-SHA256, with the user's key, of the header's other fields and the rows' text. */
 	mac: string;
-}
-
-/** Enough of an entry's shape to index it (the rest is what the router wrote it from). */
-function isEntry(value: unknown): boolean {
-	if (typeof value !== "object" || value === null) return false;
-	const entry = value as Partial<IndexEntry>;
-	return Array.isArray(entry.route) && (entry.kind === null || typeof entry.kind === "string");
 }
 
 /** The cache folder, or null when there is none to use (switched off, relative, no home folder). */
@@ -64,9 +53,14 @@ function ours(st: fs.Stats, secret: boolean): boolean {
 
 /** Reads a regular file of this user's without following a link; null otherwise. */
 function readOwn(file: string, secret: boolean): string | null {
+	return readOwnBytes(file, secret)?.toString("utf8") ?? null;
+}
+
+/** The bytes of a regular file of this user's, read without following a link; null otherwise. */
+function readOwnBytes(file: string, secret: boolean): Buffer | null {
 	try {
 		const read = readFileBytes(file);
-		return read && ours(read.st, secret) ? read.bytes.toString("utf8") : null;
+		return read && ours(read.st, secret) ? read.bytes : null;
 	} catch {
 		return null;
 	}
@@ -126,52 +120,49 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		return read();
 	}
 
-	private mac(key: Buffer, rowsText: string): string {
+	/** The rows are signed as bytes (a year of history is tens of MB: they are not encoded again to be checked). */
+	private mac(key: Buffer, rowsText: string | Buffer): string {
 		return createHmac("sha256", key).update(`${HISTORY_CACHE_FORMAT}\n${this.vaultDir}\n${this.root}\n`).update(rowsText).digest("hex");
 	}
 
 	async load(): Promise<Map<string, CachedNote> | null> {
 		const key = this.key(false);
 		if (key === null) return null;
-		let rows: unknown;
+		let rowsText: string;
 		try {
-			const text = readOwn(this.file, true);
-			if (text === null) return null;
-			const newline = text.indexOf("\n");
-			const header = JSON.parse(text.slice(0, newline)) as CacheHeader;
-			const rowsText = text.slice(newline + 1);
+			const bytes = readOwnBytes(this.file, true);
+			if (bytes === null) return null;
+			const newline = bytes.indexOf(10);
+			const header = JSON.parse(bytes.toString("utf8", 0, newline)) as CacheHeader;
+			const rows = bytes.subarray(newline + 1);
 			if (header.format !== HISTORY_CACHE_FORMAT || header.vault !== this.vaultDir || header.root !== this.root || typeof header.mac !== "string") return null;
-			const expected = Buffer.from(this.mac(key, rowsText), "hex");
+			const expected = Buffer.from(this.mac(key, rows), "hex");
 			const given = Buffer.from(header.mac, "hex");
 			if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-			rows = JSON.parse(rowsText);
+			rowsText = rows.toString("utf8");
 		} catch {
 			return null;
 		}
-		if (!Array.isArray(rows)) return null;
 		const notes = new Map<string, CachedNote>();
-		for (const row of rows as unknown[]) {
-			if (!Array.isArray(row) || typeof row[0] !== "string" || typeof row[1] !== "number" || typeof row[2] !== "number" || !isEntry(row[5])) return null;
-			const entry = row[5] as IndexEntry;
-			entry.path = row[0];
-			notes.set(row[0], { size: row[1], mtime: row[2], id: typeof row[3] === "string" ? row[3] : undefined, changed: typeof row[4] === "number" ? row[4] : undefined, entry });
+		if (rowsText === "") return notes;
+		for (const line of rowsText.split("\n")) {
+			const row = decodeRow(line);
+			if (row === null) return null;
+			notes.set(row.path, row.note);
 		}
 		return notes;
 	}
 
 	async save(notes: ReadonlyMap<string, CachedNote>): Promise<void> {
-		const rows: Row[] = [];
-		for (const [notePath, note] of notes) {
-			const { path: _path, location: _location, ...entry } = note.entry;
-			rows.push([notePath, note.size, note.mtime, note.id ?? null, note.changed ?? null, entry]);
-		}
+		const rows: string[] = [];
+		for (const [notePath, note] of notes) rows.push(encodeRow(notePath, note));
 		const key = this.key(true);
 		if (key === null) {
 			this.onProblem(`${this.folder} cannot hold the history index (it must be a folder of this user's, closed to others, outside the vault): commands read the history whole`);
 			return;
 		}
 		try {
-			const rowsText = JSON.stringify(rows);
+			const rowsText = rows.join("\n");
 			const header: CacheHeader = { format: HISTORY_CACHE_FORMAT, vault: this.vaultDir, root: this.root, mac: this.mac(key, rowsText) };
 			writeWhole(this.file, `${JSON.stringify(header)}\n${rowsText}`, 0o600);
 			this.keepNewest();

@@ -96,7 +96,7 @@ export async function waitForOutcome(router: Router, request: IndexEntry, option
 				listAll = false;
 				counts.listings++;
 				for (const folder of folders) {
-					for (const path of await router.port.list(folder)) if (!router.index.get(path)) await refresh(path);
+					for (const path of await router.port.list(folder)) if (!router.index.has(path)) await refresh(path);
 				}
 				nextListing = Date.now() + pollMs();
 			}

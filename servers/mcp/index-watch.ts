@@ -74,7 +74,7 @@ export class IndexWatch {
 		}
 		const sync = this.router.indexSync;
 		for (const folder of started) {
-			for (const path of await this.router.port.list(folder)) if (!this.router.index.get(path)) this.changed.add(path);
+			for (const path of await this.router.port.list(folder)) if (!this.router.index.has(path)) this.changed.add(path);
 		}
 		const paths = [...this.changed];
 		this.changed.clear();

@@ -150,8 +150,52 @@ export function isInFlightState(state: unknown): boolean {
 	return isWaitingState(state) || state === "forwarded";
 }
 
+/** The keys the index looks notes up by. */
+export interface EntryKeys {
+	messageId?: string;
+	traceId?: string;
+	inReplyTo?: string;
+}
+
+/**
+ * A history note's keys, with the rest of its entry still the JSON it was saved as: made into an
+ * IndexEntry when something first asks for the note (a start on a year of history indexes keys, and
+ * parses only what a decision or a view looks at). Its keys are the entry's keys: `make` never
+ * returns others. A rest that is not an entry's JSON makes the entry of a note that is no message.
+ */
+export class DeferredEntry implements EntryKeys {
+	/** Set by whoever indexes it (all the notes of one folder share one). */
+	location: Location = { area: "other" };
+	readonly messageId?: string;
+	readonly traceId?: string;
+	readonly inReplyTo?: string;
+
+	constructor(
+		readonly path: string,
+		keys: EntryKeys,
+		/** The entry's other fields, as JSON. */
+		readonly rest: string,
+	) {
+		this.messageId = keys.messageId;
+		this.traceId = keys.traceId;
+		this.inReplyTo = keys.inReplyTo;
+	}
+
+	make(): IndexEntry {
+		let fields: Partial<IndexEntry> = {};
+		try {
+			const parsed = JSON.parse(this.rest) as Partial<IndexEntry> | null;
+			if (typeof parsed === "object" && parsed !== null && Array.isArray(parsed.route) && (parsed.kind === null || typeof parsed.kind === "string")) fields = parsed;
+		} catch {
+			// Not an entry's JSON: the note counts as no message.
+		}
+		return { kind: null, route: [], ...fields, path: this.path, location: this.location, messageId: this.messageId, traceId: this.traceId, inReplyTo: this.inReplyTo };
+	}
+}
+
 export class MessageIndex {
-	private readonly byPath = new Map<string, IndexEntry>();
+	/** Every entry, a history entry possibly still deferred (made on first use, then held as made). */
+	private readonly byPath = new Map<string, IndexEntry | DeferredEntry>();
 	private readonly byId: PathsByKey = new Map();
 	private readonly byTrace: PathsByKey = new Map();
 	private readonly byReply: PathsByKey = new Map();
@@ -168,18 +212,30 @@ export class MessageIndex {
 		return this.byPath.size;
 	}
 
-	set(entry: IndexEntry): void {
+	/** Holds an entry; a deferred one stays deferred unless it is in an inbox or the dead-letter folder (those are listed whole). */
+	set(held: IndexEntry | DeferredEntry): void {
+		const entry = held instanceof DeferredEntry && (held.location.area === "dead-letter" || (held.location.area === "box" && held.location.box === "inbox")) ? held.make() : held;
 		this.remove(entry.path);
 		this.byPath.set(entry.path, entry);
 		addTo(this.byId, entry.messageId, entry.path);
 		addTo(this.byTrace, entry.traceId, entry.path);
 		addTo(this.byReply, entry.inReplyTo, entry.path);
-		if (entry.location.area === "box" && entry.location.box === "inbox") this.inInbox.set(entry.path, entry);
-		if (entry.location.area === "dead-letter") this.inDeadLetter.set(entry.path, entry);
+		if (!(entry instanceof DeferredEntry)) {
+			if (entry.location.area === "box" && entry.location.box === "inbox") this.inInbox.set(entry.path, entry);
+			if (entry.location.area === "dead-letter") this.inDeadLetter.set(entry.path, entry);
+		}
 		this.count(entry, 1);
 	}
 
-	private count(entry: IndexEntry, delta: number): void {
+	/** The entry itself: a deferred one is made now, and held as made from then on. */
+	private made(held: IndexEntry | DeferredEntry): IndexEntry {
+		if (!(held instanceof DeferredEntry)) return held;
+		const entry = held.make();
+		this.byPath.set(entry.path, entry);
+		return entry;
+	}
+
+	private count(entry: IndexEntry | DeferredEntry, delta: number): void {
 		const key = countKey(entry.location);
 		if (key !== null) this.counts.set(key, (this.counts.get(key) ?? 0) + delta);
 		const folder = entry.path.slice(0, Math.max(0, entry.path.lastIndexOf("/")));
@@ -227,11 +283,24 @@ export class MessageIndex {
 	}
 
 	get(path: string): IndexEntry | undefined {
-		return this.byPath.get(path);
+		const held = this.byPath.get(path);
+		return held === undefined ? undefined : this.made(held);
 	}
 
-	all(): IterableIterator<IndexEntry> {
-		return this.byPath.values();
+	/** True when the index holds the path (without making a deferred entry). */
+	has(path: string): boolean {
+		return this.byPath.has(path);
+	}
+
+	/** Every entry (deferred ones are made as they come). */
+	*all(): IterableIterator<IndexEntry> {
+		// Making an entry replaces the value of a key already held: the iteration goes on undisturbed.
+		for (const held of this.byPath.values()) yield this.made(held);
+	}
+
+	/** The paths of every entry (none is made). */
+	paths(): IterableIterator<string> {
+		return this.byPath.keys();
 	}
 
 	/** The entries of every group's inbox (however large the history, these are few). */
@@ -247,10 +316,15 @@ export class MessageIndex {
 	private collect(paths: string | Set<string> | undefined): IndexEntry[] {
 		if (paths === undefined) return [];
 		if (typeof paths === "string") {
-			const entry = this.byPath.get(paths);
-			return entry ? [entry] : [];
+			const held = this.byPath.get(paths);
+			return held ? [this.made(held)] : [];
 		}
-		return [...paths].map((p) => this.byPath.get(p)).filter((e): e is IndexEntry => e !== undefined);
+		const entries: IndexEntry[] = [];
+		for (const p of paths) {
+			const held = this.byPath.get(p);
+			if (held) entries.push(this.made(held));
+		}
+		return entries;
 	}
 
 	withId(messageId: string): IndexEntry[] {

@@ -1,6 +1,5 @@
 import type { App } from "obsidian";
-import type { IndexEntry } from "../core/message-index";
-import { HISTORY_CACHE_FORMAT } from "../router/history-cache";
+import { HISTORY_CACHE_FORMAT, decodeRow, encodeRow } from "../router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../router/history-cache";
 
 // The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
@@ -11,23 +10,15 @@ import type { CachedNote, HistoryCacheStore } from "../router/history-cache";
 // file is still the one it was read from, and reads only the others (notes written or edited while
 // Obsidian was closed, notes synced in): nothing the router decides can differ from a full read.
 // The copy is a cache: a missing, damaged or foreign one (another root) only costs the reads.
-// It is read and written in slices that yield, so that a year of history never blocks the app.
+// It is read and written in slices that yield, so that a year of history never blocks the app; a
+// row's entry is parsed only when something asks for that note (src/router/history-cache.ts).
 
-/** Rows handled between two yields (each a JSON line of about 440 bytes; 500 rows parse in a few ms). */
-const ROWS_PER_SLICE = 500;
-
-/** One note: its path, size, mtime, and its entry without path and location. */
-type Row = [path: string, size: number, mtime: number, entry: Omit<IndexEntry, "path" | "location">];
+/** Rows handled between two yields (a row's head is split in about a microsecond; its entry waits until asked for). */
+const ROWS_PER_SLICE = 5000;
 
 interface Header {
 	format: number;
 	root: string;
-}
-
-function isRow(value: unknown): value is Row {
-	if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "number" || typeof value[2] !== "number") return false;
-	const entry = value[3] as Partial<IndexEntry> | null;
-	return typeof entry === "object" && entry !== null && Array.isArray(entry.route) && (entry.kind === null || typeof entry.kind === "string");
 }
 
 export class HistoryIndexFile implements HistoryCacheStore {
@@ -54,20 +45,13 @@ export class HistoryIndexFile implements HistoryCacheStore {
 		} catch {
 			return null;
 		}
+		// A copy cut short (a write interrupted) ends without its closing line break.
+		if (lines[lines.length - 1] !== "") return null;
 		const notes = new Map<string, CachedNote>();
-		for (let i = 1; i < lines.length; i++) {
-			if (lines[i] === "") continue;
-			let row: unknown;
-			try {
-				row = JSON.parse(lines[i]);
-			} catch {
-				return null;
-			}
-			if (!isRow(row)) return null;
-			const [path, size, mtime, rest] = row;
-			const entry = rest as IndexEntry;
-			entry.path = path;
-			notes.set(path, { size, mtime, entry });
+		for (let i = 1; i < lines.length - 1; i++) {
+			const row = decodeRow(lines[i]);
+			if (row === null) return null;
+			notes.set(row.path, row.note);
 			if (i % ROWS_PER_SLICE === 0) await this.yieldNow();
 		}
 		return notes;
@@ -76,8 +60,7 @@ export class HistoryIndexFile implements HistoryCacheStore {
 	async save(notes: ReadonlyMap<string, CachedNote>): Promise<void> {
 		const lines = [JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root } satisfies Header)];
 		for (const [path, note] of notes) {
-			const { path: _path, location: _location, ...entry } = note.entry;
-			lines.push(JSON.stringify([path, note.size, note.mtime, entry] satisfies Row));
+			lines.push(encodeRow(path, note));
 			if (lines.length % ROWS_PER_SLICE === 0) await this.yieldNow();
 		}
 		try {

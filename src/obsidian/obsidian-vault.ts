@@ -34,6 +34,12 @@ export class ObsidianVault implements VaultPort {
 		return Promise.resolve(files.map((f) => f.path));
 	}
 
+	listInfo(folder: string): Promise<FileInfo[]> {
+		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
+		const files = dir ? dir.children.filter((c): c is TFile => c instanceof TFile) : [];
+		return Promise.resolve(files.map((f) => this.info(f)));
+	}
+
 	listFolders(folder: string): Promise<string[]> {
 		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
 		const folders = dir ? dir.children.filter((c): c is TFolder => c instanceof TFolder) : [];

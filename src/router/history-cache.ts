@@ -1,3 +1,4 @@
+import { DeferredEntry } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import type { FileInfo } from "./vault-port";
 
@@ -7,12 +8,18 @@ import type { FileInfo } from "./vault-port";
 // time and identity are those it was read with, every other note is read again, and a missing,
 // stale or unreadable copy only costs the reads it would have saved. It is kept outside the vault
 // (the CLI's under the user's cache folder), where no agent writing into the vault can reach it.
+//
+// The copy is one line per note (HISTORY_ROW below). A line's head (path, file facts and the three
+// keys the router looks notes up by) is read at start; the rest of the entry, JSON, is parsed only
+// when something asks for that note (src/core/message-index.ts, DeferredEntry): a start on a year of
+// history costs a split per line, not a parse.
 
 /**
  * The format of a saved copy: a copy of another format is not used. It changes whenever what the
- * index reads from a note changes (the fields of IndexEntry, or how entryFromRaw reads them).
+ * index reads from a note changes (the fields of IndexEntry, or how entryFromRaw reads them), or
+ * the layout of a row.
  */
-export const HISTORY_CACHE_FORMAT = 3;
+export const HISTORY_CACHE_FORMAT = 4;
 
 /** What the index holds of one note, with the file facts it was read from. */
 export interface CachedNote {
@@ -22,8 +29,8 @@ export interface CachedNote {
 	id?: string;
 	/** The file's ctime when the adapter knows it. */
 	changed?: number;
-	/** The entry as the index holds it (its location is set anew from its path when it is used). */
-	entry: IndexEntry;
+	/** The entry as the index holds it, or its keys with the rest still as saved (its location is set anew from its path when it is used). */
+	entry: IndexEntry | DeferredEntry;
 }
 
 export interface HistoryCacheStore {
@@ -49,4 +56,73 @@ const RACY_MS = 2500;
 export function cacheable(entry: IndexEntry, info: Pick<FileInfo, "size" | "mtime" | "id" | "changed">, readAt: number): CachedNote | null {
 	if (readAt - Math.max(info.mtime, info.changed ?? info.mtime) < RACY_MS) return null;
 	return { size: info.size, mtime: info.mtime, id: info.id, changed: info.changed, entry };
+}
+
+// HISTORY_ROW: path, size, mtime, id, changed, message id, trace id, in_reply_to, and the rest of
+// the entry as JSON, separated by tabs. A missing text or number is empty; a text that is empty,
+// holds a tab, a line break or a `%`, or starts with one, is written as `%` and its URI encoding.
+// JSON never holds a raw tab or line break, so the rest needs no escaping.
+
+const UNSAFE = /[\t\n\r%]/;
+
+function textField(value: string | undefined): string {
+	if (value === undefined) return "";
+	return value === "" || UNSAFE.test(value) ? `%${encodeURIComponent(value)}` : value;
+}
+
+function readText(field: string): string | undefined {
+	if (field === "") return undefined;
+	return field.charCodeAt(0) === 37 /* % */ ? decodeURIComponent(field.slice(1)) : field;
+}
+
+function readNumber(field: string): number | undefined {
+	if (field === "") return undefined;
+	const n = Number(field);
+	return Number.isFinite(n) ? n : Number.NaN;
+}
+
+/** A note of the copy as one line (no line break in it). */
+export function encodeRow(path: string, note: CachedNote): string {
+	const entry = note.entry;
+	const rest = entry instanceof DeferredEntry ? entry.rest : restOf(entry);
+	return [textField(path), String(note.size), String(note.mtime), textField(note.id), note.changed === undefined ? "" : String(note.changed), textField(entry.messageId), textField(entry.traceId), textField(entry.inReplyTo), rest].join("\t");
+}
+
+/** The JSON of an entry's fields other than its path, location and keys (which the row's head holds). */
+function restOf(entry: IndexEntry): string {
+	const { path: _path, location: _location, messageId: _id, traceId: _trace, inReplyTo: _reply, ...rest } = entry;
+	return JSON.stringify(rest);
+}
+
+/** Fields in a row: its head and the rest. */
+const FIELDS = 9;
+
+/**
+ * Reads a line of the copy into its path and note (the entry deferred: its rest is parsed when first
+ * asked for), or null when the line is not one this format writes (the copy is then not used).
+ */
+export function decodeRow(line: string): { path: string; note: CachedNote } | null {
+	const fields: string[] = [];
+	let from = 0;
+	for (let i = 0; i < FIELDS - 1; i++) {
+		const tab = line.indexOf("\t", from);
+		if (tab < 0) return null;
+		fields.push(line.slice(from, tab));
+		from = tab + 1;
+	}
+	const rest = line.slice(from);
+	if (rest.charCodeAt(0) !== 123 /* { */ || rest.charCodeAt(rest.length - 1) !== 125 /* } */) return null;
+	let path: string | undefined;
+	try {
+		path = readText(fields[0]);
+		const size = readNumber(fields[1]);
+		const mtime = readNumber(fields[2]);
+		const changed = readNumber(fields[4]);
+		if (path === undefined || size === undefined || mtime === undefined || Number.isNaN(size) || Number.isNaN(mtime) || Number.isNaN(changed)) return null;
+		const entry = new DeferredEntry(path, { messageId: readText(fields[5]), traceId: readText(fields[6]), inReplyTo: readText(fields[7]) }, rest);
+		return { path, note: { size, mtime, id: readText(fields[3]), changed, entry } };
+	} catch {
+		// A malformed URI escape.
+		return null;
+	}
 }

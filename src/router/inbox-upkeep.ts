@@ -38,7 +38,7 @@ export class InboxUpkeep {
 		const router = this.router;
 		const now = router.now();
 		this.passes++;
-		for (const path of [...this.answerSeen.keys()]) if (!router.index.get(path)) this.answerSeen.delete(path);
+		for (const path of [...this.answerSeen.keys()]) if (!router.index.has(path)) this.answerSeen.delete(path);
 		for (const decision of report.decisions) {
 			if ((decision.outcome === "answered" || decision.outcome === "late") && decision.message_id) this.answeredHere.add(decision.message_id);
 		}

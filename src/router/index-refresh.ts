@@ -36,6 +36,6 @@ export async function refreshIndex(router: Router, options: { thorough?: boolean
 /** Indexes the notes of `folders` the index does not hold yet (read from the disk now, in this order). */
 export async function refreshFolders(router: Router, folders: string[]): Promise<void> {
 	for (const folder of folders) {
-		for (const path of await router.port.list(folder)) if (!router.index.get(path)) await router.indexSync.refresh(path);
+		for (const path of await router.port.list(folder)) if (!router.index.has(path)) await router.indexSync.refresh(path);
 	}
 }

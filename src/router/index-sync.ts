@@ -25,6 +25,17 @@ export interface IndexSyncOptions {
 	historyCache?: HistoryCacheStore;
 }
 
+/** What a start took from the history copy, and what it read instead. */
+interface HistoryChanges {
+	/** Notes read (their heads), as the copy will keep them. */
+	read: Map<string, CachedNote>;
+	/** Saved notes that were read again (they changed). */
+	replaced: Set<string>;
+	/** Saved notes taken as they were. */
+	used: number;
+	reads: number;
+}
+
 /** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
 const YIELD_AFTER_MS = 10;
 
@@ -84,8 +95,14 @@ export class IndexSync {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder);
 	}
 
-	/** Reads the history (once; later changes come through `refresh`). */
-	async ensureHistory(): Promise<void> {
+	/** The saving of the history copy that `ensureHistory` left under way, if any. */
+	private copySaving: Promise<void> = Promise.resolve();
+
+	/**
+	 * Reads the history (once; later changes come through `refresh`). With `saveLater`, the copy of
+	 * what was read is saved after it returns (a router routes first): `historyCopySaved` waits for it.
+	 */
+	async ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
 		if (this.historyLoaded) return;
 		this.historyLoaded = true;
 		const cache = this.options.historyCache;
@@ -93,55 +110,71 @@ export class IndexSync {
 			for (const folder of await this.historyFolders()) await this.indexFolder(folder);
 			return;
 		}
-		const saved = await cache.load();
+		const loaded = await cache.load();
+		const saved = loaded ?? new Map<string, CachedNote>();
+		const changes: HistoryChanges = { read: new Map(), replaced: new Set(), used: 0, reads: 0 };
+		for (const folder of await this.historyFolders()) await this.indexHistoryFolder(folder, saved, changes);
+		if (changes.reads === 0 && loaded !== null && changes.used === saved.size) return;
+		this.copySaving = this.copySaving.then(() => cache.save(this.keptFrom(saved, changes)));
+		if (!options.saveLater) await this.copySaving;
+	}
+
+	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
+	historyCopySaved(): Promise<void> {
+		return this.copySaving;
+	}
+
+	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
+	private keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Map<string, CachedNote> {
 		const kept = new Map<string, CachedNote>();
-		let reads = 0;
-		for (const folder of await this.historyFolders()) reads += await this.indexHistoryFolder(folder, saved ?? new Map(), kept);
-		if (reads > 0 || saved === null || saved.size !== kept.size) {
-			await cache.save(kept);
-		}
+		for (const [path, note] of saved) if (!changes.replaced.has(path) && this.index.has(path)) kept.set(path, note);
+		for (const [path, note] of changes.read) kept.set(path, note);
+		return kept;
 	}
 
 	/**
 	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
-	 * was read from, else read (its head); puts what it indexed into `kept`. Returns the reads made.
+	 * was read from, else read (its head); counts in `changes` what it took and what it read.
 	 */
-	private async indexHistoryFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, kept: Map<string, CachedNote>): Promise<number> {
+	private async indexHistoryFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<void> {
 		const layout = this.layout();
 		const readAt = (this.options.clock ?? Date.now)();
-		const listed = await this.port.list(folder);
-		let reads = 0;
-		for (const path of listed) {
+		// The notes directly in one history folder share one location.
+		const location = layout.locate(`${folder}/note.md`);
+		const infos = this.port.listInfo ? await this.port.listInfo(folder) : null;
+		const listed = infos ? infos.map((info) => info.path) : await this.port.list(folder);
+		for (let i = 0; i < listed.length; i++) {
+			const path = listed[i];
 			// A saved path passed the filters below when it was saved (they look at the path alone).
 			const cached = saved.get(path);
 			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-			const info = cached ? await this.port.stat(path) : null;
+			const info = cached ? (infos ? infos[i] : await this.port.stat(path)) : null;
 			if (info && stillTheSame(cached, info)) {
-				cached.entry.location = layout.locate(path);
+				cached.entry.location = location;
 				this.index.set(cached.entry);
-				kept.set(path, cached);
+				changes.used++;
 				if (this.dueToYield()) await this.yieldNow();
 				continue;
 			}
-			reads++;
+			if (cached) changes.replaced.add(path);
+			changes.reads++;
 			const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
 			if (!read) {
 				this.index.remove(path);
 				continue;
 			}
 			const note = cacheable(this.indexText(path, read.text), read.info, readAt);
-			if (note) kept.set(path, note);
+			if (note) changes.read.set(path, note);
 			await this.maybeYield();
 		}
 		this.dropGone(folder, new Set(listed));
-		return reads;
 	}
 
 	/** Indexes a folder's files; with `newOnly`, only files the index does not hold yet (and drops the gone). */
 	private async indexFolder(folder: string, newOnly = false): Promise<void> {
 		const listed = new Set(await this.port.list(folder));
 		for (const path of listed) {
-			if (newOnly && this.index.get(path)) continue;
+			if (newOnly && this.index.has(path)) continue;
 			await this.refreshOne(path, true);
 			await this.maybeYield();
 		}
@@ -151,10 +184,10 @@ export class IndexSync {
 	/** Drops the entries of a folder's notes that are no longer listed (the whole index is walked only when there are some). */
 	private dropGone(folder: string, listed: ReadonlySet<string>): void {
 		let held = 0;
-		for (const path of listed) if (this.index.get(path)) held++;
+		for (const path of listed) if (this.index.has(path)) held++;
 		if (held === this.index.countInFolder(folder)) return;
-		for (const entry of [...this.index.all()]) {
-			if (entry.path.startsWith(`${folder}/`) && !listed.has(entry.path) && !entry.path.slice(folder.length + 1).includes("/")) this.index.remove(entry.path);
+		for (const path of [...this.index.paths()]) {
+			if (path.startsWith(`${folder}/`) && !listed.has(path) && !path.slice(folder.length + 1).includes("/")) this.index.remove(path);
 		}
 	}
 

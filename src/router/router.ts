@@ -134,7 +134,8 @@ export class Router implements PassContext {
 		try {
 			await this.indexSync.ensureLive();
 			const queue = await this.outboxes.read(paths, report);
-			if (queue.length > 0) await this.indexSync.ensureHistory();
+			// The notes waiting are routed before the copy of the history index is saved.
+			if (queue.length > 0) await this.indexSync.ensureHistory({ saveLater: true });
 			for (const note of queue) {
 				if (await this.lostLease()) return report;
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
@@ -149,6 +150,7 @@ export class Router implements PassContext {
 			await this.finishKept(report);
 			report.warnings.push(...this.log.takeProblems());
 			await this.port.flush?.();
+			await this.indexSync.historyCopySaved();
 		}
 	}
 

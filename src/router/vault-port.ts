@@ -69,6 +69,11 @@ export interface VaultPort {
 	/** Files anywhere below a folder. */
 	listRecursive(folder: string): Promise<FileInfo[]>;
 	stat(path: string): Promise<FileInfo | null>;
+	/**
+	 * The files directly in a folder, as `list` gives them, each with what `stat` would say of it:
+	 * for an adapter that can tell a whole folder's facts at once (the router then asks no `stat`).
+	 */
+	listInfo?(folder: string): Promise<FileInfo[]>;
 	/** A file's text (UTF-8), or null when there is no file at that path. */
 	read(path: string, options?: ReadOptions): Promise<ReadFile | null>;
 	/**

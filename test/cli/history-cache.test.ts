@@ -147,14 +147,15 @@ describe("the history index copy (history is free)", () => {
 		const full = path.join(cacheDir, file);
 		const saved = await fs.readFile(full, "utf8");
 		const header = saved.slice(0, saved.indexOf("\n"));
-		expect(saved).toContain('"messageId":"old-11"');
+		// Each row holds the note's keys in its head: path, size, mtime, identity, ctime, message id, ...
+		expect(saved).toContain("\told-11\t");
 		const damaged = [
 			null,
 			"{ not json",
 			saved.slice(0, Math.floor(saved.length / 2)),
 			// Edited to say archived note 11 is another message, its size and time left as they are:
 			// the copy's signature no longer holds, so it counts as none.
-			saved.replace('"messageId":"old-11"', '"messageId":"someone-else"'),
+			saved.replace("\told-11\t", "\tsomeone-else\t"),
 			`${header}\n[]`,
 		];
 		for (const [i, copy] of damaged.entries()) {

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { DeferredEntry, MessageIndex } from "../../src/core/message-index";
+import type { IndexEntry } from "../../src/core/message-index";
+import { decodeRow, encodeRow } from "../../src/router/history-cache";
+import type { CachedNote } from "../../src/router/history-cache";
+
+// The history copy's rows (src/router/history-cache.ts): a row's head (path, file facts, the three
+// keys) is read at start, the rest of the entry only when a note is asked for. A row gives back
+// exactly the entry it was written from, whatever its texts hold, and a damaged row is refused.
+
+const ARCHIVE = { area: "box", box: "archive", group: "20-frontend-group" } as const;
+
+function entry(over: Partial<IndexEntry> = {}): IndexEntry {
+	return {
+		path: "A2A/groups/20-frontend-group/archive/2026-11/ask 1.md",
+		location: ARCHIVE,
+		kind: "request",
+		messageId: "m-1",
+		traceId: "t-1",
+		sourceGroup: "10-backend-group",
+		targetGroup: "20-frontend-group",
+		state: "answered",
+		route: ["10-backend-group", "20-frontend-group"],
+		hopCount: 1,
+		deliveredAt: "2026-11-02T10:00:00.000Z",
+		...over,
+	};
+}
+
+function roundTrip(e: IndexEntry, facts: Omit<CachedNote, "entry"> = { size: 412, mtime: 1764500000123.25, id: "2049:77", changed: 1764500000123.5 }): { path: string; note: CachedNote; made: IndexEntry } {
+	const line = encodeRow(e.path, { ...facts, entry: e });
+	expect(line).not.toMatch(/[\n\r]/);
+	const row = decodeRow(line);
+	if (row === null) throw new Error(`row refused: ${line}`);
+	const deferred = row.note.entry as DeferredEntry;
+	deferred.location = e.location;
+	return { path: row.path, note: row.note, made: deferred.make() };
+}
+
+describe("the history copy's rows", () => {
+	it("give back the path, file facts and entry they were written from", () => {
+		const e = entry({ inReplyTo: "r-9", late: true, errorMessage: 'a "quoted"\ttab and\nline' });
+		const { path, note, made } = roundTrip(e);
+		expect(path).toBe(e.path);
+		expect({ size: note.size, mtime: note.mtime, id: note.id, changed: note.changed }).toEqual({ size: 412, mtime: 1764500000123.25, id: "2049:77", changed: 1764500000123.5 });
+		expect(made).toEqual(e);
+	});
+
+	it("keep texts with tabs, line breaks, percent signs, empty texts and missing values apart", () => {
+		for (const tricky of ["", "%", "%41", "a\tb", "line\nbreak\r", "100% sure", "é ☃ 𝄞", " lead and trail "]) {
+			const e = entry({ path: `A2A/groups/20-frontend-group/archive/${tricky.replace(/[\n\r\t]/g, "_")}x.md`, messageId: tricky, traceId: tricky === "" ? undefined : tricky, inReplyTo: tricky });
+			const { path, made } = roundTrip(e, { size: 1, mtime: 2 });
+			expect(path).toBe(e.path);
+			expect(made.messageId).toBe(tricky);
+			expect(made.traceId).toBe(tricky === "" ? undefined : tricky);
+			expect(made.inReplyTo).toBe(tricky);
+			expect(made).toEqual(e);
+		}
+		const bare = roundTrip(entry({ messageId: undefined, traceId: undefined }), { size: 1, mtime: 2 });
+		expect([bare.made.messageId, bare.made.traceId, bare.note.id, bare.note.changed]).toEqual([undefined, undefined, undefined, undefined]);
+	});
+
+	it("refuse a line that is cut short, has a field too few, or a number that is none", () => {
+		const line = encodeRow(entry().path, { size: 412, mtime: 5, entry: entry() });
+		expect(decodeRow(line)).not.toBeNull();
+		expect(decodeRow(line.slice(0, -1))).toBeNull();
+		expect(decodeRow(line.slice(0, line.lastIndexOf("\t")))).toBeNull();
+		expect(decodeRow(line.replace("\t412\t", "\tbig\t"))).toBeNull();
+		expect(decodeRow(line.replace("m-1", "%E0%A4%A"))).toBeNull();
+		expect(decodeRow("")).toBeNull();
+	});
+});
+
+describe("deferred entries in the message index", () => {
+	it("answer lookups by id, trace and reply with the entry made on first use, and count without being made", () => {
+		const e = entry({ inReplyTo: "asked-1" });
+		const row = decodeRow(encodeRow(e.path, { size: 1, mtime: 2, entry: e }));
+		const deferred = row?.note.entry as DeferredEntry;
+		deferred.location = ARCHIVE;
+		let made = 0;
+		const make = deferred.make.bind(deferred);
+		deferred.make = () => {
+			made++;
+			return make();
+		};
+		const index = new MessageIndex();
+		index.set(deferred);
+		expect(index.has(e.path)).toBe(true);
+		expect(index.countIn("20-frontend-group", "archive")).toBe(1);
+		expect(index.countInFolder("A2A/groups/20-frontend-group/archive/2026-11")).toBe(1);
+		expect(made).toBe(0);
+		expect(index.withId("m-1")).toEqual([e]);
+		expect(index.inTrace("t-1")).toEqual([e]);
+		expect(index.repliesTo("asked-1")).toEqual([e]);
+		expect(index.get(e.path)).toEqual(e);
+		expect(made).toBe(1);
+		index.remove(e.path);
+		expect([index.withId("m-1"), index.size, index.countIn("20-frontend-group", "archive")]).toEqual([[], 0, 0]);
+	});
+
+	it("make a dead letter at once, so that the dead-letter list holds it", () => {
+		const e = entry({ path: "A2A/dead-letter/ask 2.md", location: { area: "dead-letter" }, state: "timed_out", errorCode: "TIMEOUT" });
+		const deferred = decodeRow(encodeRow(e.path, { size: 1, mtime: 2, entry: e }))?.note.entry as DeferredEntry;
+		deferred.location = { area: "dead-letter" };
+		const index = new MessageIndex();
+		index.set(deferred);
+		expect([...index.deadLetters()]).toEqual([e]);
+	});
+
+	it("make a rest that is not an entry's JSON into a note that is no message, its keys kept", () => {
+		const deferred = new DeferredEntry("A2A/groups/x/archive/n.md", { messageId: "m-2" }, "{broken");
+		expect(deferred.make()).toMatchObject({ kind: null, route: [], messageId: "m-2" });
+	});
+});
