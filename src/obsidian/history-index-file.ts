@@ -38,33 +38,45 @@ export class HistoryIndexFile implements HistoryCacheStore {
 		} catch {
 			return null;
 		}
-		const lines = text.split("\n");
+		// Line by line, never split whole: a year of history is tens of MB, and one split of it would
+		// keep the app busy for longer than a frame.
+		const firstBreak = text.indexOf("\n");
 		try {
-			const header = JSON.parse(lines[0]) as Header;
+			const header = JSON.parse(text.slice(0, firstBreak < 0 ? text.length : firstBreak)) as Header;
 			if (header.format !== HISTORY_CACHE_FORMAT || header.root !== this.root) return null;
 		} catch {
 			return null;
 		}
 		// A copy cut short (a write interrupted) ends without its closing line break.
-		if (lines[lines.length - 1] !== "") return null;
+		if (firstBreak < 0 || !text.endsWith("\n")) return null;
 		const notes = new Map<string, CachedNote>();
-		for (let i = 1; i < lines.length - 1; i++) {
-			const row = decodeRow(lines[i]);
+		let rows = 0;
+		for (let from = firstBreak + 1; from < text.length; ) {
+			const end = text.indexOf("\n", from);
+			const row = decodeRow(text.slice(from, end));
 			if (row === null) return null;
 			notes.set(row.path, row.note);
-			if (i % ROWS_PER_SLICE === 0) await this.yieldNow();
+			from = end + 1;
+			if (++rows % ROWS_PER_SLICE === 0) await this.yieldNow();
 		}
 		return notes;
 	}
 
 	async save(notes: ReadonlyMap<string, CachedNote>): Promise<void> {
-		const lines = [JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root } satisfies Header)];
+		// Joined a slice at a time: the slices' texts are only put together by the write.
+		const slices = [`${JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root } satisfies Header)}\n`];
+		let lines: string[] = [];
 		for (const [path, note] of notes) {
 			lines.push(encodeRow(path, note));
-			if (lines.length % ROWS_PER_SLICE === 0) await this.yieldNow();
+			if (lines.length === ROWS_PER_SLICE) {
+				slices.push(`${lines.join("\n")}\n`);
+				lines = [];
+				await this.yieldNow();
+			}
 		}
+		if (lines.length > 0) slices.push(`${lines.join("\n")}\n`);
 		try {
-			await this.app.vault.adapter.write(this.file, `${lines.join("\n")}\n`);
+			await this.app.vault.adapter.write(this.file, slices.join(""));
 		} catch (error) {
 			// Routing goes on; the next start reads the history again.
 			console.error("A2A Relay: the history index could not be saved", error);

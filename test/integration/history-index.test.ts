@@ -184,4 +184,24 @@ describe("the plugin's copy of the history index", () => {
 			expect(history(full.reads).length).toBeGreaterThanOrEqual(files.size - 1);
 		}, 60_000);
 	}
+
+	it("a copy cut short, garbled or of another root is not used: the history is read again and a duplicate is still refused", async () => {
+		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-damaged-"));
+		dirs.push(dir);
+		const { files, answered } = generate(7, 60);
+		await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
+		await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
+		for (const [rel, text] of files) await writeAt(dir, rel, text, DAY_AGO);
+		await session(dir);
+		const copy = await fs.readFile(path.join(dir, HISTORY_FILE), "utf8");
+		const [id] = [...answered.keys()];
+		const damaged = [copy.slice(0, copy.length - 40), copy.replace(/\t\{/, "\t["), copy.replace('"root":"A2A"', '"root":"Other"')];
+		for (const [n, text] of damaged.entries()) {
+			await fs.writeFile(path.join(dir, HISTORY_FILE), text);
+			await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/again ${n}.md`, requestNote({ message_id: id, trace_id: traceOf(7000 + n), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+			const { decisions, reads } = await session(dir);
+			expect(decisions.map((d) => d.split(" ").slice(0, 3).join(" ")), `copy ${n}`).toEqual([`duplicate ${id} DUPLICATE`]);
+			expect(reads.filter((p) => files.has(p)).length, `copy ${n}`).toBe(files.size);
+		}
+	}, 60_000);
 });
