@@ -5,6 +5,7 @@ import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
 import { readRawMessage } from "../src/core/message-parse";
+import { decodeRow, encodeRow } from "../src/router/history-cache";
 import { VIEW_TYPE_AGENT_STATUS } from "../src/ui/agent-status-view";
 import { emptyVault, historyFiles, outboxNote, outboxPath } from "../test-support/bench-notes";
 import { collectGarbage, elapsedMs, quantile, spread } from "./stats";
@@ -158,6 +159,44 @@ export function indexMemory(count: number): number {
 	const before = process.memoryUsage().heapUsed;
 	const index = new MessageIndex();
 	raws.forEach((raw, i) => index.set(entryFromRaw(`A2A/groups/g01-group/inbox/m-${i}.md`, { area: "box", box: "inbox", group: "g01-group" }, raw)));
+	collectGarbage();
+	const after = process.memoryUsage().heapUsed;
+	if (index.size !== count) throw new Error("index lost entries");
+	return after - before;
+}
+
+const YEAR_LOCATION = { area: "box", box: "archive", group: "g01-group" } as const;
+
+/** The rows of a history copy of `count` archived notes, as bytes (made apart, so that nothing of the making stays alive in the measuring function). */
+function copyBytes(count: number): Buffer {
+	const rows = Array.from({ length: count }, (_, i) => {
+		const read = readRawMessage(outboxNote(i).text, "x.md");
+		if (!read.ok) throw new Error(read.reason);
+		const path = `A2A/groups/g01-group/archive/2026-11/m-${i}.md`;
+		return encodeRow(path, { size: 600, mtime: 1_764_000_000_000 + i, entry: entryFromRaw(path, YEAR_LOCATION, read.raw) });
+	});
+	return Buffer.from(rows.join("\n"));
+}
+
+/**
+ * Heap held by `count` history entries taken from the history copy at start (src/router/history-cache.ts):
+ * each row's keys indexed and its entry deferred, the copy's text kept for the rows it holds.
+ */
+export function deferredIndexMemory(count: number): number {
+	const bytes = copyBytes(count);
+	collectGarbage();
+	const before = process.memoryUsage().heapUsed;
+	// The copy's text as the plugin reads it (counted: the rows' texts are parts of it).
+	const text = bytes.toString("utf8");
+	const index = new MessageIndex();
+	for (let from = 0; from < text.length; ) {
+		const end = text.indexOf("\n", from);
+		const row = decodeRow(text, from, end < 0 ? text.length : end);
+		if (row === null) throw new Error("a row was refused");
+		row.note.entry.location = YEAR_LOCATION;
+		index.set(row.note.entry);
+		from = end < 0 ? text.length : end + 1;
+	}
 	collectGarbage();
 	const after = process.memoryUsage().heapUsed;
 	if (index.size !== count) throw new Error("index lost entries");

@@ -5,7 +5,7 @@ import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { emptyVault, outboxNote, outboxPath } from "../test-support/bench-notes";
 import { yearHistory } from "./year-vault";
-import { LagMonitor, indexMemory, latencies } from "./plugin-bench";
+import { LagMonitor, deferredIndexMemory, indexMemory, latencies } from "./plugin-bench";
 import { collectGarbage, quantile, spread } from "./stats";
 import type { Spread } from "./stats";
 
@@ -59,6 +59,8 @@ export interface YearPluginResult {
 	latency: { count: number; emptyP99: number; historyP99: number; ratio: number };
 	/** Heap the message index holds per 10,000 messages (entries of the bench's archived requests). */
 	indexPer10kMb: number;
+	/** The same for history entries taken from the plugin's copy at start (keys indexed, entries deferred, the copy's text held). */
+	deferredPer10kMb: number;
 }
 
 export async function runYearPluginBench(options: { archived: number; rounds: number; latencyCount: number }): Promise<YearPluginResult> {
@@ -96,5 +98,6 @@ export async function runYearPluginBench(options: { archived: number; rounds: nu
 		block: { empty: spread(blocks.empty), history: spread(blocks.history) },
 		latency: { count: options.latencyCount, emptyP99, historyP99, ratio: historyP99 / emptyP99 },
 		indexPer10kMb: indexMemory(10_000) / 2 ** 20,
+		deferredPer10kMb: deferredIndexMemory(10_000) / 2 ** 20,
 	};
 }

@@ -145,10 +145,12 @@ export class HistoryCacheFile implements HistoryCacheStore {
 		}
 		const notes = new Map<string, CachedNote>();
 		if (rowsText === "") return notes;
-		for (const line of rowsText.split("\n")) {
-			const row = decodeRow(line);
+		for (let from = 0; from < rowsText.length; ) {
+			const end = rowsText.indexOf("\n", from);
+			const row = decodeRow(rowsText, from, end < 0 ? rowsText.length : end);
 			if (row === null) return null;
 			notes.set(row.path, row.note);
+			from = end < 0 ? rowsText.length : end + 1;
 		}
 		return notes;
 	}

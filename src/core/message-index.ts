@@ -172,13 +172,15 @@ export class DeferredEntry implements EntryKeys {
 
 	constructor(
 		readonly path: string,
-		keys: EntryKeys,
+		messageId: string | undefined,
+		traceId: string | undefined,
+		inReplyTo: string | undefined,
 		/** The entry's other fields, as JSON. */
 		readonly rest: string,
 	) {
-		this.messageId = keys.messageId;
-		this.traceId = keys.traceId;
-		this.inReplyTo = keys.inReplyTo;
+		this.messageId = messageId;
+		this.traceId = traceId;
+		this.inReplyTo = inReplyTo;
 	}
 
 	make(): IndexEntry {

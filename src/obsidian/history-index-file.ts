@@ -13,8 +13,10 @@ import type { CachedNote, HistoryCacheStore } from "../router/history-cache";
 // It is read and written in slices that yield, so that a year of history never blocks the app; a
 // row's entry is parsed only when something asks for that note (src/router/history-cache.ts).
 
-/** Rows handled between two yields (a row's head is split in about a microsecond; its entry waits until asked for). */
+/** Rows written between two yields (a row is written in about a microsecond). */
 const ROWS_PER_SLICE = 5000;
+/** Reading yields once it has kept the app this long (checked every few hundred rows). */
+const SLICE_MS = 8;
 
 interface Header {
 	format: number;
@@ -51,13 +53,17 @@ export class HistoryIndexFile implements HistoryCacheStore {
 		if (firstBreak < 0 || !text.endsWith("\n")) return null;
 		const notes = new Map<string, CachedNote>();
 		let rows = 0;
+		let sliceStart = Date.now();
 		for (let from = firstBreak + 1; from < text.length; ) {
 			const end = text.indexOf("\n", from);
-			const row = decodeRow(text.slice(from, end));
+			const row = decodeRow(text, from, end);
 			if (row === null) return null;
 			notes.set(row.path, row.note);
 			from = end + 1;
-			if (++rows % ROWS_PER_SLICE === 0) await this.yieldNow();
+			if (++rows % 256 === 0 && Date.now() - sliceStart >= SLICE_MS) {
+				await this.yieldNow();
+				sliceStart = Date.now();
+			}
 		}
 		return notes;
 	}

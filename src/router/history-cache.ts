@@ -94,33 +94,33 @@ function restOf(entry: IndexEntry): string {
 	return JSON.stringify(rest);
 }
 
-/** Fields in a row: its head and the rest. */
-const FIELDS = 9;
+/** Fields in a row's head, before the rest. */
+const HEAD_FIELDS = 8;
 
 /**
- * Reads a line of the copy into its path and note (the entry deferred: its rest is parsed when first
- * asked for), or null when the line is not one this format writes (the copy is then not used).
+ * Reads the line of the copy that `text` holds from `from` to `end` (the line break, or the text's
+ * end) into its path and note, the entry deferred (its rest is parsed when first asked for); null
+ * when the line is not one this format writes (the copy is then not used). Reads in place: a year
+ * of history makes no string per line.
  */
-export function decodeRow(line: string): { path: string; note: CachedNote } | null {
-	const fields: string[] = [];
-	let from = 0;
-	for (let i = 0; i < FIELDS - 1; i++) {
-		const tab = line.indexOf("\t", from);
-		if (tab < 0) return null;
-		fields.push(line.slice(from, tab));
-		from = tab + 1;
+export function decodeRow(text: string, from = 0, end = text.length): { path: string; note: CachedNote } | null {
+	const head: string[] = new Array<string>(HEAD_FIELDS);
+	let at = from;
+	for (let i = 0; i < HEAD_FIELDS; i++) {
+		const tab = text.indexOf("\t", at);
+		if (tab < 0 || tab >= end) return null;
+		head[i] = text.slice(at, tab);
+		at = tab + 1;
 	}
-	const rest = line.slice(from);
-	if (rest.charCodeAt(0) !== 123 /* { */ || rest.charCodeAt(rest.length - 1) !== 125 /* } */) return null;
-	let path: string | undefined;
+	if (text.charCodeAt(at) !== 123 /* { */ || text.charCodeAt(end - 1) !== 125 /* } */ || end - at < 2) return null;
 	try {
-		path = readText(fields[0]);
-		const size = readNumber(fields[1]);
-		const mtime = readNumber(fields[2]);
-		const changed = readNumber(fields[4]);
+		const path = readText(head[0]);
+		const size = readNumber(head[1]);
+		const mtime = readNumber(head[2]);
+		const changed = readNumber(head[4]);
 		if (path === undefined || size === undefined || mtime === undefined || Number.isNaN(size) || Number.isNaN(mtime) || Number.isNaN(changed)) return null;
-		const entry = new DeferredEntry(path, { messageId: readText(fields[5]), traceId: readText(fields[6]), inReplyTo: readText(fields[7]) }, rest);
-		return { path, note: { size, mtime, id: readText(fields[3]), changed, entry } };
+		const entry = new DeferredEntry(path, readText(head[5]), readText(head[6]), readText(head[7]), text.slice(at, end));
+		return { path, note: { size, mtime, id: readText(head[3]), changed, entry } };
 	} catch {
 		// A malformed URI escape.
 		return null;

@@ -108,7 +108,7 @@ describe("deferred entries in the message index", () => {
 	});
 
 	it("make a rest that is not an entry's JSON into a note that is no message, its keys kept", () => {
-		const deferred = new DeferredEntry("A2A/groups/x/archive/n.md", { messageId: "m-2" }, "{broken");
+		const deferred = new DeferredEntry("A2A/groups/x/archive/n.md", "m-2", undefined, undefined, "{broken");
 		expect(deferred.make()).toMatchObject({ kind: null, route: [], messageId: "m-2" });
 	});
 });
