@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
 import { holdsBytes, lstatFile, placeFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
+import { entriesOf, fileInfo, filesBelow } from "./folder-listing";
 import { LogAppender } from "./log-appender";
 import { keepOriginalBytes } from "./original-bytes";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
@@ -45,53 +46,20 @@ export class NodeVault implements VaultPort {
 	}
 
 	private info(vaultPath: string, st: fs.Stats): FileInfo {
-		return { path: vaultPath, size: st.size, mtime: st.mtimeMs, id: fileId(st), changed: st.ctimeMs };
-	}
-
-	/** The entries of a folder that `keep` takes, as vault paths ([] when there is no such folder). */
-	private entriesOf(folder: string, keep: (entry: fs.Dirent) => boolean): string[] {
-		let entries: fs.Dirent[];
-		try {
-			entries = fs.readdirSync(this.abs(folder), { withFileTypes: true });
-		} catch (error) {
-			if (isCode(error, "ENOENT", "ENOTDIR")) return [];
-			throw error;
-		}
-		const prefix = folder.replace(/\/+$/, "");
-		return entries.filter(keep).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
+		return fileInfo(vaultPath, st);
 	}
 
 	async list(folder: string): Promise<string[]> {
-		return this.entriesOf(folder, (e) => e.isFile());
+		return entriesOf(this.abs(folder), folder, (e) => e.isFile());
 	}
 
 	async listFolders(folder: string): Promise<string[]> {
 		// A link to a folder is not one of the vault's folders (it may lead anywhere): only real ones.
-		return this.entriesOf(folder, (e) => e.isDirectory());
+		return entriesOf(this.abs(folder), folder, (e) => e.isDirectory());
 	}
 
 	async listRecursive(folder: string): Promise<FileInfo[]> {
-		const out: FileInfo[] = [];
-		const walk = (dir: string, prefix: string): void => {
-			let entries: fs.Dirent[];
-			try {
-				entries = fs.readdirSync(dir, { withFileTypes: true });
-			} catch (error) {
-				if (isCode(error, "ENOENT", "ENOTDIR")) return;
-				throw error;
-			}
-			for (const entry of entries) {
-				const full = `${dir}${path.sep}${entry.name}`;
-				const vaultPath = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-				if (entry.isDirectory()) walk(full, vaultPath);
-				else if (entry.isFile()) {
-					const st = lstatFile(full);
-					if (st) out.push(this.info(vaultPath, st));
-				}
-			}
-		};
-		walk(this.abs(folder), folder.split("/").filter((s) => s !== "" && s !== ".").join("/"));
-		return out;
+		return filesBelow(this.abs(folder), folder);
 	}
 
 	async stat(vaultPath: string): Promise<FileInfo | null> {
