@@ -81,6 +81,16 @@ async function script(port: VaultPort): Promise<unknown[]> {
 	await step("ensureFolder", () => port.ensureFolder("A2A/dead-letter"));
 	await step("list", async () => (await port.list("A2A/g/inbox")).sort());
 	await step("list empty folder", () => port.list("A2A/dead-letter"));
+	// listInfo (optional) says of each file of a folder, in list's order, what stat says of it.
+	for (const folder of ["A2A/g/inbox", "A2A/dead-letter", "A2A/nope"]) {
+		await step(`listInfo ${folder} is list and stat`, async () => {
+			if (!port.listInfo) return "no listInfo";
+			const infos = await port.listInfo(folder);
+			const paths = await port.list(folder);
+			const stats = await Promise.all(paths.map((p) => port.stat(p)));
+			return infos.map((i) => i.path).join() === paths.join() && JSON.stringify(infos) === JSON.stringify(stats) ? "same" : { infos, stats };
+		});
+	}
 	await step("listRecursive", async () => (await port.listRecursive("A2A")).map((f) => f.path).sort());
 	// transfer: the router's delivery (a copy under the first free name, then the note removed if unchanged).
 	await step("create t", () => port.create("A2A/g/outbox/t.md", note));
@@ -123,8 +133,12 @@ describe("the vault port contract", () => {
 		const memory = await script(new MemoryVault());
 		const disk = await script(new NodeVault(dir));
 		const obsidian = await script(await obsidianPort());
-		expect(disk).toEqual(memory);
-		expect(obsidian).toEqual(memory);
+		// Only the Obsidian adapter can tell a folder's file facts at once (the others say so).
+		const withoutListInfo = (out: unknown[]) => out.filter((s) => !String((s as [string])[0]).startsWith("listInfo"));
+		expect(obsidian.filter((s) => String((s as [string])[0]).startsWith("listInfo"))).toEqual(["A2A/g/inbox", "A2A/dead-letter", "A2A/nope"].map((f) => [`listInfo ${f} is list and stat`, "same"]));
+		expect(memory.filter((s) => String((s as [string])[0]).startsWith("listInfo")).map((s) => (s as [string, string])[1])).toEqual(["no listInfo", "no listInfo", "no listInfo"]);
+		expect(withoutListInfo(disk)).toEqual(withoutListInfo(memory));
+		expect(withoutListInfo(obsidian)).toEqual(withoutListInfo(memory));
 		// And the script did exercise the edges it names.
 		expect(memory).toContainEqual(["move onto a taken name", "exists"]);
 		expect(memory).toContainEqual(["replace what changed since it was read", "changed"]);
