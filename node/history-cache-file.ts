@@ -156,14 +156,14 @@ export class HistoryCacheFile implements HistoryCacheStore {
 	}
 
 	async save(notes: ReadonlyMap<string, CachedNote>): Promise<void> {
-		const rows: string[] = [];
-		for (const [notePath, note] of notes) rows.push(encodeRow(notePath, note));
 		const key = this.key(true);
 		if (key === null) {
 			this.onProblem(`${this.folder} cannot hold the history index (it must be a folder of this user's, closed to others, outside the vault): commands read the history whole`);
 			return;
 		}
 		try {
+			const rows: string[] = [];
+			for (const [notePath, note] of notes) rows.push(encodeRow(notePath, note));
 			const rowsText = rows.join("\n");
 			const header: CacheHeader = { format: HISTORY_CACHE_FORMAT, vault: this.vaultDir, root: this.root, mac: this.mac(key, rowsText) };
 			writeWhole(this.file, `${JSON.stringify(header)}\n${rowsText}`, 0o600);

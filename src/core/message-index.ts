@@ -195,7 +195,16 @@ export class DeferredEntry implements EntryKeys {
 	}
 }
 
+/** Which of the index's keys a lookup asks by. */
+export type LookupKey = "id" | "trace" | "reply";
+
 export class MessageIndex {
+	/**
+	 * Called before every lookup by key while the index holds only part of the history (those keys'
+	 * notes): it throws for a key the index cannot answer for yet (src/router/index-sync.ts).
+	 */
+	lookupGuard: ((kind: LookupKey, key: string) => void) | null = null;
+
 	/** Every entry, a history entry possibly still deferred (made on first use, then held as made). */
 	private readonly byPath = new Map<string, IndexEntry | DeferredEntry>();
 	private readonly byId: PathsByKey = new Map();
@@ -330,14 +339,17 @@ export class MessageIndex {
 	}
 
 	withId(messageId: string): IndexEntry[] {
+		this.lookupGuard?.("id", messageId);
 		return this.collect(this.byId.get(messageId));
 	}
 
 	inTrace(traceId: string): IndexEntry[] {
+		this.lookupGuard?.("trace", traceId);
 		return this.collect(this.byTrace.get(traceId));
 	}
 
 	repliesTo(messageId: string): IndexEntry[] {
+		this.lookupGuard?.("reply", messageId);
 		return this.collect(this.byReply.get(messageId));
 	}
 

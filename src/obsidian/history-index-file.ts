@@ -69,19 +69,19 @@ export class HistoryIndexFile implements HistoryCacheStore {
 	}
 
 	async save(notes: ReadonlyMap<string, CachedNote>): Promise<void> {
-		// Joined a slice at a time: the slices' texts are only put together by the write.
-		const slices = [`${JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root } satisfies Header)}\n`];
-		let lines: string[] = [];
-		for (const [path, note] of notes) {
-			lines.push(encodeRow(path, note));
-			if (lines.length === ROWS_PER_SLICE) {
-				slices.push(`${lines.join("\n")}\n`);
-				lines = [];
-				await this.yieldNow();
-			}
-		}
-		if (lines.length > 0) slices.push(`${lines.join("\n")}\n`);
 		try {
+			// Joined a slice at a time: the slices' texts are only put together by the write.
+			const slices = [`${JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root } satisfies Header)}\n`];
+			let lines: string[] = [];
+			for (const [path, note] of notes) {
+				lines.push(encodeRow(path, note));
+				if (lines.length === ROWS_PER_SLICE) {
+					slices.push(`${lines.join("\n")}\n`);
+					lines = [];
+					await this.yieldNow();
+				}
+			}
+			if (lines.length > 0) slices.push(`${lines.join("\n")}\n`);
 			await this.app.vault.adapter.write(this.file, slices.join(""));
 		} catch (error) {
 			// Routing goes on; the next start reads the history again.

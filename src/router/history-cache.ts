@@ -59,20 +59,24 @@ export function cacheable(entry: IndexEntry, info: Pick<FileInfo, "size" | "mtim
 }
 
 // HISTORY_ROW: path, size, mtime, id, changed, message id, trace id, in_reply_to, and the rest of
-// the entry as JSON, separated by tabs. A missing text or number is empty; a text that is empty,
-// holds a tab, a line break or a `%`, or starts with one, is written as `%` and its URI encoding.
-// JSON never holds a raw tab or line break, so the rest needs no escaping.
+// the entry as JSON, separated by tabs. A missing text or number is empty. A text is written as it
+// is unless it is empty, starts with `"`, or holds a tab, a line break or a UTF-16 surrogate (half
+// of a character, which UTF-8 cannot carry alone): then as a JSON string, which starts with `"`.
+// JSON never holds a raw tab or line break, and escapes a lone surrogate, so the rest needs nothing.
 
-const UNSAFE = /[\t\n\r%]/;
+const NEEDS_JSON = /^$|^"|[\t\n\r\uD800-\uDFFF]/;
 
 function textField(value: string | undefined): string {
 	if (value === undefined) return "";
-	return value === "" || UNSAFE.test(value) ? `%${encodeURIComponent(value)}` : value;
+	return NEEDS_JSON.test(value) ? JSON.stringify(value) : value;
 }
 
 function readText(field: string): string | undefined {
 	if (field === "") return undefined;
-	return field.charCodeAt(0) === 37 /* % */ ? decodeURIComponent(field.slice(1)) : field;
+	if (field.charCodeAt(0) !== 34 /* " */) return field;
+	const value: unknown = JSON.parse(field);
+	if (typeof value !== "string") throw new SyntaxError("not a text");
+	return value;
 }
 
 function readNumber(field: string): number | undefined {
@@ -122,7 +126,7 @@ export function decodeRow(text: string, from = 0, end = text.length): { path: st
 		const entry = new DeferredEntry(path, readText(head[5]), readText(head[6]), readText(head[7]), text.slice(at, end));
 		return { path, note: { size, mtime, id: readText(head[3]), changed, entry } };
 	} catch {
-		// A malformed URI escape.
+		// A malformed JSON text.
 		return null;
 	}
 }

@@ -4,8 +4,9 @@ import { MessageIndex, entryFromRaw } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { isMessagePath, readRawMessage } from "../core/message-parse";
 import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
-import { cacheable, stillTheSame } from "./history-cache";
-import type { CachedNote, HistoryCacheStore } from "./history-cache";
+import type { HistoryCacheStore } from "./history-cache";
+import { HistoryFromCopy } from "./history-from-copy";
+import type { HistoryIndexing } from "./history-from-copy";
 import type { VaultPort } from "./vault-port";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
@@ -15,7 +16,7 @@ import type { VaultPort } from "./vault-port";
 // years of history as on a new one. Of a history note only its head is read: the frontmatter.
 
 /** Enough of a note for its frontmatter (at most 8 KB, rule 3) and a quarantine block above it. */
-const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
+export const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
 
 export interface IndexSyncOptions {
 	/** Called every few milliseconds of indexing work, so that a host app can stay responsive. */
@@ -25,34 +26,38 @@ export interface IndexSyncOptions {
 	historyCache?: HistoryCacheStore;
 }
 
-/** What a start took from the history copy, and what it read instead. */
-interface HistoryChanges {
-	/** Notes read (their heads), as the copy will keep them. */
-	read: Map<string, CachedNote>;
-	/** Saved notes that were read again (they changed). */
-	replaced: Set<string>;
-	/** Saved notes taken as they were. */
-	used: number;
-	reads: number;
-}
-
 /** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
 const YIELD_AFTER_MS = 10;
 
-export class IndexSync {
+export class IndexSync implements HistoryIndexing {
 	readonly index = new MessageIndex();
+	readonly headBytes = HEAD_BYTES;
 	private liveLoaded = false;
 	private historyLoaded = false;
 	private lastYield = 0;
+	/** The history read from the device-local copy, when there is one. */
+	private readonly fromCopy: HistoryFromCopy | null;
 
 	constructor(
-		private readonly port: VaultPort,
-		private readonly layout: () => VaultLayout,
+		readonly port: VaultPort,
+		readonly layout: () => VaultLayout,
 		private readonly options: IndexSyncOptions = {},
-	) {}
+	) {
+		this.fromCopy = options.historyCache ? new HistoryFromCopy(this, options.historyCache) : null;
+	}
+
+	/** The router's time (epoch ms). */
+	now(): number {
+		return (this.options.clock ?? Date.now)();
+	}
 
 	get hasHistory(): boolean {
 		return this.historyLoaded;
+	}
+
+	/** True while only the notes of some keys are read of the history (ensureHistoryFor). */
+	get hasPartialHistory(): boolean {
+		return this.fromCopy?.isPartial ?? false;
 	}
 
 	/** Forgets everything (the registry or the root folder changed). */
@@ -60,6 +65,7 @@ export class IndexSync {
 		this.index.clear();
 		this.liveLoaded = false;
 		this.historyLoaded = false;
+		this.fromCopy?.clear();
 	}
 
 	private liveFolders(): string[] {
@@ -71,7 +77,7 @@ export class IndexSync {
 	 * The history's folders, one by one: each group's archive and its month folders
 	 * (`archive/YYYY-MM/`, oldest first), then the dead-letter folder.
 	 */
-	private async historyFolders(): Promise<string[]> {
+	async historyFolders(): Promise<string[]> {
 		const layout = this.layout();
 		const folders: string[] = [];
 		for (const group of layout.groupIds()) folders.push(...(await this.archiveFolders(group)));
@@ -95,9 +101,6 @@ export class IndexSync {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder);
 	}
 
-	/** The saving of the history copy that `ensureHistory` left under way, if any. */
-	private copySaving: Promise<void> = Promise.resolve();
-
 	/**
 	 * Reads the history (once; later changes come through `refresh`). With `saveLater`, the copy of
 	 * what was read is saved after it returns (a router routes first): `historyCopySaved` waits for it.
@@ -105,69 +108,28 @@ export class IndexSync {
 	async ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
 		if (this.historyLoaded) return;
 		this.historyLoaded = true;
-		const cache = this.options.historyCache;
-		if (!cache) {
-			for (const folder of await this.historyFolders()) await this.indexFolder(folder);
-			return;
-		}
-		const loaded = await cache.load();
-		const saved = loaded ?? new Map<string, CachedNote>();
-		const changes: HistoryChanges = { read: new Map(), replaced: new Set(), used: 0, reads: 0 };
-		for (const folder of await this.historyFolders()) await this.indexHistoryFolder(folder, saved, changes);
-		if (changes.reads === 0 && loaded !== null && changes.used === saved.size) return;
-		this.copySaving = this.copySaving.then(() => cache.save(this.keptFrom(saved, changes)));
-		if (!options.saveLater) await this.copySaving;
+		if (this.fromCopy) return this.fromCopy.readAll(options);
+		for (const folder of await this.historyFolders()) await this.indexFolder(folder);
+	}
+
+	/**
+	 * Reads of the history only what decisions about notes with these keys can ask for, where the
+	 * copy and the adapter allow it (src/router/history-from-copy.ts), else the whole history.
+	 */
+	async ensureHistoryFor(keys: ReadonlySet<string>, options: { saveLater?: boolean } = {}): Promise<void> {
+		if (this.historyLoaded || this.hasPartialHistory) return;
+		if (!(await this.fromCopy?.readFor(keys))) await this.ensureHistory(options);
+	}
+
+	/** Runs a (pure) decision; one that asks a partly read history about a key it was not read for is made again once it is all read. */
+	decide<T>(decision: () => T): Promise<T> {
+		if (!this.fromCopy?.isPartial) return Promise.resolve(decision());
+		return this.fromCopy.decide(decision, () => this.ensureHistory({ saveLater: true }));
 	}
 
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
 	historyCopySaved(): Promise<void> {
-		return this.copySaving;
-	}
-
-	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
-	private keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Map<string, CachedNote> {
-		const kept = new Map<string, CachedNote>();
-		for (const [path, note] of saved) if (!changes.replaced.has(path) && this.index.has(path)) kept.set(path, note);
-		for (const [path, note] of changes.read) kept.set(path, note);
-		return kept;
-	}
-
-	/**
-	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
-	 * was read from, else read (its head); counts in `changes` what it took and what it read.
-	 */
-	private async indexHistoryFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<void> {
-		const layout = this.layout();
-		const readAt = (this.options.clock ?? Date.now)();
-		// The notes directly in one history folder share one location.
-		const location = layout.locate(`${folder}/note.md`);
-		const infos = this.port.listInfo ? await this.port.listInfo(folder) : null;
-		const listed = infos ? infos.map((info) => info.path) : await this.port.list(folder);
-		for (let i = 0; i < listed.length; i++) {
-			const path = listed[i];
-			// A saved path passed the filters below when it was saved (they look at the path alone).
-			const cached = saved.get(path);
-			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-			const info = cached ? (infos ? infos[i] : await this.port.stat(path)) : null;
-			if (info && stillTheSame(cached, info)) {
-				cached.entry.location = location;
-				this.index.set(cached.entry);
-				changes.used++;
-				if (this.dueToYield()) await this.yieldNow();
-				continue;
-			}
-			if (cached) changes.replaced.add(path);
-			changes.reads++;
-			const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
-			if (!read) {
-				this.index.remove(path);
-				continue;
-			}
-			const note = cacheable(this.indexText(path, read.text), read.info, readAt);
-			if (note) changes.read.set(path, note);
-			await this.maybeYield();
-		}
-		this.dropGone(folder, new Set(listed));
+		return this.fromCopy?.saved() ?? Promise.resolve();
 	}
 
 	/** Indexes a folder's files; with `newOnly`, only files the index does not hold yet (and drops the gone). */
@@ -182,7 +144,7 @@ export class IndexSync {
 	}
 
 	/** Drops the entries of a folder's notes that are no longer listed (the whole index is walked only when there are some). */
-	private dropGone(folder: string, listed: ReadonlySet<string>): void {
+	dropGone(folder: string, listed: ReadonlySet<string>): void {
 		let held = 0;
 		for (const path of listed) if (this.index.has(path)) held++;
 		if (held === this.index.countInFolder(folder)) return;
@@ -191,18 +153,18 @@ export class IndexSync {
 		}
 	}
 
-	private async maybeYield(): Promise<void> {
+	async maybeYield(): Promise<void> {
 		if (this.dueToYield()) await this.yieldNow();
 	}
 
 	/** True when indexing has kept the host busy for YIELD_AFTER_MS (checked without a promise per note). */
-	private dueToYield(): boolean {
-		return this.options.yieldNow !== undefined && (this.options.clock ?? Date.now)() - this.lastYield >= YIELD_AFTER_MS;
+	dueToYield(): boolean {
+		return this.options.yieldNow !== undefined && this.now() - this.lastYield >= YIELD_AFTER_MS;
 	}
 
-	private async yieldNow(): Promise<void> {
+	async yieldNow(): Promise<void> {
 		await this.options.yieldNow?.();
-		this.lastYield = (this.options.clock ?? Date.now)();
+		this.lastYield = this.now();
 	}
 
 	/** True when the index covers `location` now (history folders only once the history is read). */

@@ -15,6 +15,7 @@ import { decideOutboxNote } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
 import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
+import { historyKeys } from "./history-keys";
 import { DeadLetters, messageIdOf } from "./dead-letters";
 import { Forwarder } from "./forwarder";
 import { Housekeeping } from "./housekeeping";
@@ -134,14 +135,17 @@ export class Router implements PassContext {
 		try {
 			await this.indexSync.ensureLive();
 			const queue = await this.outboxes.read(paths, report);
-			// The notes waiting are routed before the copy of the history index is saved.
-			if (queue.length > 0) await this.indexSync.ensureHistory({ saveLater: true });
+			// The notes waiting are routed before the rest of a long history is indexed (where the host
+			// can tell which history notes changed at once), and before the copy of its index is saved.
+			if (queue.length > 0) await this.indexSync.ensureHistoryFor(historyKeys(queue), { saveLater: true });
 			for (const note of queue) {
 				if (await this.lostLease()) return report;
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 				if (this.writer.unfinishedCount >= TRANSFERS_PER_LOG_WRITE) await this.finishKept(report);
 			}
 			await this.finishKept(report);
+			// The inboxes' upkeep and what follows look at the whole history.
+			if (this.indexSync.hasPartialHistory) await this.indexSync.ensureHistory({ saveLater: true });
 			await this.upkeep.run(report);
 			this.forwarder?.scan(report);
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
@@ -181,7 +185,7 @@ export class Router implements PassContext {
 
 	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
 		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
-		const verdict = decideOutboxNote(outboxNote, this.context(), { graceMs });
+		const verdict = await this.indexSync.decide(() => decideOutboxNote(outboxNote, this.context(), { graceMs }));
 		// Only deliveries share a write of their rows: every other step finds the log and the outboxes as they are.
 		if (verdict.action !== "deliver" && verdict.action !== "ignore" && verdict.action !== "wait" && this.writer.unfinishedCount > 0) await this.finishKept(report);
 		const decision = await this.carryOut(note, verdict);

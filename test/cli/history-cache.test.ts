@@ -218,7 +218,59 @@ describe("the history index copy (history is free)", () => {
 			process.env.A2A_CACHE_DIR = before;
 		}
 	});
+	it("an archived message id with a lone surrogate (half a character) is kept exactly: a warm start refuses its duplicate as a cold read does", async () => {
+		// YAML "\ud800" is a lone surrogate, and the router takes it as an id; UTF-8 cannot carry it alone.
+		const id = "odd-\ud800-1";
+		await v.write(`${BOX(B, "archive")}/odd.md`, requestNote({ message_id: "placeholder", target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }).replace('"placeholder"', '"odd-\\ud800-1"'));
+		await send("first", { message_id: "new-1" });
+		await routeOnce();
+		await send("dup", { message_id: "placeholder" });
+		const dup = path.join(v.dir, BOX(A, "outbox"), "dup.md");
+		await fs.writeFile(dup, (await fs.readFile(dup, "utf8")).replace('"placeholder"', '"odd-\\ud800-1"'));
+		const warm = await routeOnce();
+		expect(warm.history).toEqual([]);
+		expect(warm.router.index.withId(id).map((e) => e.path)).toContain(`${BOX(B, "archive")}/odd.md`);
+		expect(warm.report.decisions.map((d) => [d.outcome, d.error_code])).toEqual([["duplicate", "DUPLICATE"]]);
+	});
+
+	it("a copy that cannot be saved never fails a pass, nor any pass after it", async () => {
+		await send("first", { message_id: "new-1" });
+		const inner = new HistoryCacheFile(cacheDir, v.dir, "A2A");
+		const throwing: HistoryCacheStore = { load: () => inner.load(), save: () => Promise.reject(new Error("disk full")) };
+		const router = new Router(new NodeVault(v.dir), { historyCache: throwing, clock: () => Date.now() + 60_000 });
+		await router.loadRegistry();
+		const outcomes: string[] = [];
+		for (let i = 0; i < 3; i++) {
+			await send(`more ${i}`, { message_id: `more-${i}` });
+			outcomes.push(await router.pass().then((r) => r.decisions.map((d) => d.outcome).join(), (e: Error) => `failed: ${e.message}`));
+		}
+		expect(outcomes).toEqual(["delivered,delivered", "delivered", "delivered"]);
+	});
+
+	it("the copy is saved after the pass routed its notes, not before the first one", async () => {
+		await send("first", { message_id: "new-1" });
+		const order: string[] = [];
+		const inner = new HistoryCacheFile(cacheDir, v.dir, "A2A");
+		const store: HistoryCacheStore = {
+			load: () => inner.load(),
+			save: async (notes) => {
+				order.push("save");
+				await inner.save(notes);
+			},
+		};
+		const vault = new NodeVault(v.dir);
+		const transfer = vault.transfer.bind(vault);
+		vault.transfer = async (...args: Parameters<typeof vault.transfer>) => {
+			order.push(`transfer into ${args[1]}`);
+			return transfer(...args);
+		};
+		const router = new Router(vault, { historyCache: store, clock: () => Date.now() + 60_000 });
+		await router.loadRegistry();
+		await router.pass();
+		expect(order).toEqual([`transfer into ${BOX(B, "inbox")}`, "save"]);
+	});
 });
+
 
 // The entries the copy gives back are those the index made from the notes (a type-level check that
 // the saved rows keep every field is in src/router/history-cache.ts).

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DeferredEntry, MessageIndex } from "../../src/core/message-index";
 import type { IndexEntry } from "../../src/core/message-index";
@@ -28,8 +29,11 @@ function entry(over: Partial<IndexEntry> = {}): IndexEntry {
 }
 
 function roundTrip(e: IndexEntry, facts: Omit<CachedNote, "entry"> = { size: 412, mtime: 1764500000123.25, id: "2049:77", changed: 1764500000123.5 }): { path: string; note: CachedNote; made: IndexEntry } {
-	const line = encodeRow(e.path, { ...facts, entry: e });
-	expect(line).not.toMatch(/[\n\r]/);
+	const written = encodeRow(e.path, { ...facts, entry: e });
+	expect(written).not.toMatch(/[\n\r]/);
+	// As the stores keep it: UTF-8 bytes on disk.
+	const line = Buffer.from(written, "utf8").toString("utf8");
+	expect(line).toBe(written);
 	const row = decodeRow(line);
 	if (row === null) throw new Error(`row refused: ${line}`);
 	const deferred = row.note.entry as DeferredEntry;
@@ -47,7 +51,7 @@ describe("the history copy's rows", () => {
 	});
 
 	it("keep texts with tabs, line breaks, percent signs, empty texts and missing values apart", () => {
-		for (const tricky of ["", "%", "%41", "a\tb", "line\nbreak\r", "100% sure", "é ☃ 𝄞", " lead and trail "]) {
+		for (const tricky of ["", "%", "%41", '"', '"quoted"', 'a"b', "a\tb", "line\nbreak\r", "100% sure", "é ☃ 𝄞", " lead and trail ", "odd-\ud800-1", "\udc00", "50% \udfff", "\u2028\u2029", "\\u0041"]) {
 			const e = entry({ path: `A2A/groups/20-frontend-group/archive/${tricky.replace(/[\n\r\t]/g, "_")}x.md`, messageId: tricky, traceId: tricky === "" ? undefined : tricky, inReplyTo: tricky });
 			const { path, made } = roundTrip(e, { size: 1, mtime: 2 });
 			expect(path).toBe(e.path);
@@ -60,13 +64,29 @@ describe("the history copy's rows", () => {
 		expect([bare.made.messageId, bare.made.traceId, bare.note.id, bare.note.changed]).toEqual([undefined, undefined, undefined, undefined]);
 	});
 
+	it("give back any texts, lone surrogates included, through UTF-8 (property)", () => {
+		const text = fc.string({ unit: "binary", maxLength: 20 });
+		fc.assert(
+			fc.property(text, fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), text, (name, messageId, traceId, inReplyTo, error) => {
+				const e = entry({ path: `A2A/groups/g/archive/${name}.md`, messageId, traceId, inReplyTo, errorMessage: error });
+				const row = decodeRow(Buffer.from(encodeRow(e.path, { size: 3, mtime: 4, entry: e }), "utf8").toString("utf8"));
+				expect(row?.path).toBe(e.path);
+				const deferred = row?.note.entry as DeferredEntry;
+				deferred.location = e.location;
+				expect(deferred.make()).toEqual(e);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
 	it("refuse a line that is cut short, has a field too few, or a number that is none", () => {
 		const line = encodeRow(entry().path, { size: 412, mtime: 5, entry: entry() });
 		expect(decodeRow(line)).not.toBeNull();
 		expect(decodeRow(line.slice(0, -1))).toBeNull();
 		expect(decodeRow(line.slice(0, line.lastIndexOf("\t")))).toBeNull();
 		expect(decodeRow(line.replace("\t412\t", "\tbig\t"))).toBeNull();
-		expect(decodeRow(line.replace("m-1", "%E0%A4%A"))).toBeNull();
+		expect(decodeRow(line.replace("m-1", '"m-1'))).toBeNull();
+		expect(decodeRow(line.replace("m-1", "42").replace("\t42\t", '\t"4\t'))).toBeNull();
 		expect(decodeRow("")).toBeNull();
 	});
 });

@@ -1,0 +1,116 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HistoryCacheFile } from "../../node/history-cache-file";
+import { NodeVault } from "../../node/node-vault";
+import type { IndexEntry } from "../../src/core/message-index";
+import { Router } from "../../src/router/router";
+import type { FileInfo, VaultPort } from "../../src/router/vault-port";
+import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
+import type { TempVault } from "../helpers/temp-vault";
+
+// Issue 29: where the host tells a folder's file facts at once (the plugin: Obsidian keeps every
+// file's size and mtime), a router starting with notes waiting reads of its history only the notes
+// that share a key with them, and every note its copy no longer vouches for, routes them, and then
+// indexes the rest. A decision that asks about any other key is made again on the whole history.
+// Here the Node vault is given such a listing, so that the path can be driven from a test.
+
+const A = "10-backend-group";
+const B = "20-frontend-group";
+const ARCHIVED = 200;
+
+let v: TempVault;
+let cacheDir: string;
+beforeEach(async () => {
+	v = await makeTempVault("a2a-partial-history-");
+	cacheDir = path.join(v.dir, "..", `${path.basename(v.dir)}-cache`);
+	await v.write("A2A/registry.yaml", REGISTRY);
+	await a2a(v.dir, "init");
+	for (let i = 0; i < ARCHIVED; i++) {
+		await v.write(`${BOX(B, "archive")}/old ${i}.md`, requestNote({ message_id: `old-${i}`, trace_id: `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+	}
+});
+afterEach(async () => {
+	await v.cleanup();
+	await fs.rm(cacheDir, { recursive: true, force: true });
+});
+
+/** The Node vault, with a listing that gives each file's facts (as the plugin's adapter does). */
+function listingPort(): VaultPort {
+	const port = new NodeVault(v.dir);
+	return Object.assign(port, {
+		async listInfo(folder: string): Promise<FileInfo[]> {
+			const infos = await Promise.all((await port.list(folder)).map((p) => port.stat(p)));
+			return infos.filter((i): i is FileInfo => i !== null);
+		},
+	});
+}
+
+/** A router as a new start makes it: its index empty, the copy of an earlier one in the cache folder. */
+async function start(): Promise<Router> {
+	const router = new Router(listingPort(), { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
+	await router.loadRegistry();
+	return router;
+}
+
+const archived = (router: Router) => [...router.index.paths()].filter((p) => p.includes("/archive/")).length;
+
+async function send(name: string, fields: Record<string, unknown>): Promise<void> {
+	await v.write(`${BOX(A, "outbox")}/${name}.md`, requestNote({ target_group: B, ...fields }));
+}
+
+describe("routing before the whole history is indexed", () => {
+	it("the notes waiting at start are decided with only the history that shares their keys, and the whole history follows", async () => {
+		await send("first", { message_id: "new-1" });
+		expect((await (await start()).pass()).decisions.map((d) => d.outcome)).toEqual(["delivered"]);
+
+		// Next start: a duplicate of an archived id, a note continuing an archived trace, a fresh note.
+		await send("dup", { message_id: "old-7" });
+		await send("fresh", { message_id: "new-2" });
+		const router = await start();
+		const seen: number[] = [];
+		const decide = router.indexSync.decide.bind(router.indexSync);
+		router.indexSync.decide = async <T,>(decision: () => T): Promise<T> => {
+			seen.push(archived(router));
+			return decide(decision);
+		};
+		const report = await router.pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`).sort()).toEqual(["delivered new-2", "duplicate old-7"]);
+		// Each decision saw the archived notes sharing a key with the waiting notes, not all 200.
+		expect(seen).toEqual([1, 1]);
+		expect(archived(router)).toBe(ARCHIVED);
+		expect(router.indexSync.hasPartialHistory).toBe(false);
+	});
+
+	it("a note of the history changed since the copy is read before any decision, whatever its keys", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		// Edited while no router ran: archived note 3 now carries the id the waiting note uses.
+		const file = path.join(v.dir, BOX(B, "archive"), "old 3.md");
+		const before = await fs.readFile(file, "utf8");
+		const after = before.replace(/message_id: "?old-3"?/, "message_id: taken-since");
+		expect(after).not.toBe(before);
+		await fs.writeFile(file, after);
+		await send("again", { message_id: "taken-since" });
+		const report = await (await start()).pass();
+		expect(report.decisions.map((d) => [d.outcome, d.message_id, d.error_code])).toEqual([["duplicate", "taken-since", "DUPLICATE"]]);
+	});
+
+	it("a decision that asks the history about another key is made again on the whole history, with the same outcome as a cold read", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		const router = await start();
+		await router.indexSync.ensureLive();
+		await router.indexSync.ensureHistoryFor(new Set(["old-1"]));
+		expect(router.indexSync.hasPartialHistory).toBe(true);
+		expect(archived(router)).toBe(1);
+		let runs = 0;
+		const found = await router.indexSync.decide(() => {
+			runs++;
+			return router.index.withId("old-150").map((e: IndexEntry) => e.path);
+		});
+		expect(found).toEqual([`${BOX(B, "archive")}/old 150.md`]);
+		expect(runs).toBe(2);
+		expect([router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, ARCHIVED]);
+	});
+});
