@@ -85,7 +85,7 @@ export class VaultTasks {
 			const held = best.get(entry.messageId);
 			if (!held || rank(entry) < rank(held)) best.set(entry.messageId, entry);
 		};
-		for (const entry of this.router.index.all()) if (this.isGatewayRequest(entry)) consider(entry);
+		for (const entry of this.router.index.withField("sourceGroup", this.gateway())) if (this.isGatewayRequest(entry)) consider(entry);
 		for (const pending of this.outbox.all()) consider(pending.entry);
 		for (const [id, entry] of this.lastSeen) if (!best.has(id)) best.set(id, entry);
 		return [...best.values()];

@@ -161,7 +161,7 @@ export interface EntryKeys {
  * A history note's keys, with the rest of its entry still the JSON it was saved as: made into an
  * IndexEntry when something first asks for the note (a start on a year of history indexes keys, and
  * parses only what a decision or a view looks at). Its keys are the entry's keys: `make` never
- * returns others. A rest that is not an entry's JSON makes the entry of a note that is no message.
+ * returns others.
  */
 export class DeferredEntry implements EntryKeys {
 	/** Set by whoever indexes it (all the notes of one folder share one). */
@@ -183,15 +183,24 @@ export class DeferredEntry implements EntryKeys {
 		this.inReplyTo = inReplyTo;
 	}
 
-	make(): IndexEntry {
-		let fields: Partial<IndexEntry> = {};
+	/** The entry; null when the saved rest is not an entry's JSON (a damaged copy: the note is to be read again). */
+	make(): IndexEntry | null {
+		let fields: Partial<IndexEntry>;
 		try {
-			const parsed = JSON.parse(this.rest) as Partial<IndexEntry> | null;
-			if (typeof parsed === "object" && parsed !== null && Array.isArray(parsed.route) && (parsed.kind === null || typeof parsed.kind === "string")) fields = parsed;
+			fields = JSON.parse(this.rest) as Partial<IndexEntry>;
 		} catch {
-			// Not an entry's JSON: the note counts as no message.
+			return null;
 		}
-		return { kind: null, route: [], ...fields, path: this.path, location: this.location, messageId: this.messageId, traceId: this.traceId, inReplyTo: this.inReplyTo };
+		if (typeof fields !== "object" || fields === null || !Array.isArray(fields.route) || !(fields.kind === null || typeof fields.kind === "string")) return null;
+		return { ...fields, kind: fields.kind, route: fields.route, path: this.path, location: this.location, messageId: this.messageId, traceId: this.traceId, inReplyTo: this.inReplyTo };
+	}
+
+	/**
+	 * False only when the entry's `field` cannot be `value`: its saved JSON does not name that value
+	 * for that field (a text of the JSON never holds an unescaped quote, so nothing else can match).
+	 */
+	mayHold(field: keyof IndexEntry, value: string): boolean {
+		return this.rest.includes(`"${field}":${JSON.stringify(value)}`);
 	}
 }
 
@@ -225,8 +234,9 @@ export class MessageIndex {
 
 	/** Holds an entry; a deferred one stays deferred unless it is in an inbox or the dead-letter folder (those are listed whole). */
 	set(held: IndexEntry | DeferredEntry): void {
-		const entry = held instanceof DeferredEntry && (held.location.area === "dead-letter" || (held.location.area === "box" && held.location.box === "inbox")) ? held.make() : held;
-		this.remove(entry.path);
+		this.remove(held.path);
+		this.damaged.delete(held.path);
+		const entry = held instanceof DeferredEntry && (held.location.area === "dead-letter" || (held.location.area === "box" && held.location.box === "inbox")) ? this.make(held) : held;
 		this.byPath.set(entry.path, entry);
 		addTo(this.byId, entry.messageId, entry.path);
 		addTo(this.byTrace, entry.traceId, entry.path);
@@ -238,12 +248,39 @@ export class MessageIndex {
 		this.count(entry, 1);
 	}
 
+	/** Paths whose deferred entry turned out damaged: they stand as notes that are no message until read again. */
+	private readonly damaged = new Set<string>();
+
 	/** The entry itself: a deferred one is made now, and held as made from then on. */
 	private made(held: IndexEntry | DeferredEntry): IndexEntry {
 		if (!(held instanceof DeferredEntry)) return held;
-		const entry = held.make();
+		const entry = this.make(held);
 		this.byPath.set(entry.path, entry);
 		return entry;
+	}
+
+	/** A deferred entry made; a damaged one is noted, and stands as a note that is no message meanwhile. */
+	private make(held: DeferredEntry): IndexEntry {
+		const entry = held.make();
+		if (entry !== null) return entry;
+		this.damaged.add(held.path);
+		return { path: held.path, location: held.location, kind: null, route: [], messageId: held.messageId, traceId: held.traceId, inReplyTo: held.inReplyTo };
+	}
+
+	/** The paths found damaged since the last call (their notes are to be read again: src/router/index-sync.ts). */
+	takeDamaged(): string[] {
+		const paths = [...this.damaged];
+		this.damaged.clear();
+		return paths;
+	}
+
+	/** The entries whose `field` is `value` (a deferred entry is made only when its saved JSON may hold that value). */
+	*withField(field: "sourceGroup" | "targetGroup", value: string): IterableIterator<IndexEntry> {
+		for (const held of this.byPath.values()) {
+			if (held instanceof DeferredEntry && !held.mayHold(field, value)) continue;
+			const entry = this.made(held);
+			if (entry[field] === value) yield entry;
+		}
 	}
 
 	private count(entry: IndexEntry | DeferredEntry, delta: number): void {
@@ -284,6 +321,7 @@ export class MessageIndex {
 
 	clear(): void {
 		this.byPath.clear();
+		this.damaged.clear();
 		this.byId.clear();
 		this.byTrace.clear();
 		this.byReply.clear();

@@ -121,10 +121,19 @@ export class IndexSync implements HistoryIndexing {
 		if (!(await this.fromCopy?.readFor(keys))) await this.ensureHistory(options);
 	}
 
-	/** Runs a (pure) decision; one that asks a partly read history about a key it was not read for is made again once it is all read. */
-	decide<T>(decision: () => T): Promise<T> {
-		if (!this.fromCopy?.isPartial) return Promise.resolve(decision());
-		return this.fromCopy.decide(decision, () => this.ensureHistory({ saveLater: true }));
+	/**
+	 * Runs a (pure) decision. One that asks a partly read history about a key it was not read for is
+	 * made again once the history is all read; one that met a damaged row of the copy is made again
+	 * once those notes are read from the vault.
+	 */
+	async decide<T>(decision: () => T): Promise<T> {
+		for (;;) {
+			const result = this.fromCopy?.isPartial ? await this.fromCopy.decide(decision, () => this.ensureHistory({ saveLater: true })) : decision();
+			const damaged = this.index.takeDamaged();
+			if (damaged.length === 0) return result;
+			// Read from the vault, a note is held as made: it cannot be found damaged again.
+			for (const path of damaged) await this.refreshOne(path);
+		}
 	}
 
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */

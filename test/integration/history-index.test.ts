@@ -204,4 +204,27 @@ describe("the plugin's copy of the history index", () => {
 			expect(reads.filter((p) => files.has(p)).length, `copy ${n}`).toBe(files.size);
 		}
 	}, 60_000);
+
+	it("a row of the copy damaged inside its JSON (its fields and braces kept) is read from the vault before it decides anything", async () => {
+		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-row-"));
+		dirs.push(dir);
+		const { files, answered } = generate(11, 60);
+		await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
+		await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
+		for (const [rel, text] of files) await writeAt(dir, rel, text, DAY_AGO);
+		await session(dir);
+		const [id] = [...answered.keys()];
+		const file = (answered.get(id) as [string, string, string])[2];
+		const copy = await fs.readFile(path.join(dir, HISTORY_FILE), "utf8");
+		const lines = copy.split("\n");
+		const at = lines.findIndex((l) => l.startsWith(`${file}\t`));
+		expect(at).toBeGreaterThan(0);
+		lines[at] = lines[at].replace('"route":[', '"route":[[');
+		await fs.writeFile(path.join(dir, HISTORY_FILE), lines.join("\n"));
+		await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/again.md`, requestNote({ message_id: id, trace_id: traceOf(8000), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+		const { decisions, reads } = await session(dir);
+		expect(decisions.map((d) => d.split(" ").slice(0, 3).join(" "))).toEqual([`duplicate ${id} DUPLICATE`]);
+		expect(reads.filter((p) => files.has(p))).toEqual([file]);
+	}, 60_000);
 });
+

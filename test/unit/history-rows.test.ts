@@ -38,7 +38,9 @@ function roundTrip(e: IndexEntry, facts: Omit<CachedNote, "entry"> = { size: 412
 	if (row === null) throw new Error(`row refused: ${line}`);
 	const deferred = row.note.entry as DeferredEntry;
 	deferred.location = e.location;
-	return { path: row.path, note: row.note, made: deferred.make() };
+	const made = deferred.make();
+	if (made === null) throw new Error(`entry refused: ${line}`);
+	return { path: row.path, note: row.note, made };
 }
 
 describe("the history copy's rows", () => {
@@ -127,8 +129,36 @@ describe("deferred entries in the message index", () => {
 		expect([...index.deadLetters()]).toEqual([e]);
 	});
 
-	it("make a rest that is not an entry's JSON into a note that is no message, its keys kept", () => {
-		const deferred = new DeferredEntry("A2A/groups/x/archive/n.md", "m-2", undefined, undefined, "{broken");
-		expect(deferred.make()).toMatchObject({ kind: null, route: [], messageId: "m-2" });
+	it("hold a damaged rest as a note that is no message, its keys kept, and name its path to be read again", () => {
+		const e = entry();
+		const line = encodeRow(e.path, { size: 1, mtime: 2, entry: e });
+		// A character lost inside the JSON: the row still has its fields and braces.
+		const row = decodeRow(line.replace('"route":[', '"route":[['));
+		const deferred = row?.note.entry as DeferredEntry;
+		deferred.location = ARCHIVE;
+		expect(deferred.make()).toBeNull();
+		const index = new MessageIndex();
+		index.set(deferred);
+		expect(index.withId("m-1")).toMatchObject([{ kind: null, route: [], messageId: "m-1" }]);
+		expect(index.takeDamaged()).toEqual([e.path]);
+		expect(index.takeDamaged()).toEqual([]);
+	});
+
+	it("find entries by a field, making only the deferred ones whose saved JSON names the value", () => {
+		const index = new MessageIndex();
+		const made: string[] = [];
+		for (const [i, source] of ["gw", "gw2", "x", "gw"].entries()) {
+			const e = entry({ path: `A2A/groups/20-frontend-group/archive/n ${i}.md`, messageId: `m-${i}`, sourceGroup: source, errorMessage: 'said "sourceGroup":"gw" once' });
+			const deferred = decodeRow(encodeRow(e.path, { size: 1, mtime: 2, entry: e }))?.note.entry as DeferredEntry;
+			deferred.location = ARCHIVE;
+			const make = deferred.make.bind(deferred);
+			deferred.make = () => {
+				made.push(e.path);
+				return make();
+			};
+			index.set(deferred);
+		}
+		expect([...index.withField("sourceGroup", "gw")].map((e) => e.messageId)).toEqual(["m-0", "m-3"]);
+		expect(made.map((p) => p.slice(-6))).toEqual(["n 0.md", "n 3.md"]);
 	});
 });
