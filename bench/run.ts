@@ -28,7 +28,8 @@ const sdkServer = sdkServerAt >= 0 ? argv[sdkServerAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
 // default); `--year-plugin-only` leaves out its CLI half.
 // `a2a serve` against the SDK's server under 200 clients (issue 29) is opt-in too: `--only=serve200`,
-// `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it.
+// `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it,
+// `--serve200-sequential-ids` to send ids alike in their first letters (`bench-<run>-<n>`) instead of UUIDs.
 const wanted = (part: string) => (!only ? (part !== "year" || argv.includes("--year")) && part !== "serve200" : only.includes(part));
 const numberArg = (name: string, otherwise: number) => Number(argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? otherwise);
 const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
@@ -246,7 +247,8 @@ async function main(): Promise<void> {
 		const router = argv.includes("--serve200-router");
 		progress(`a2a serve against the SDK's own server, 200 concurrent SDK clients${router ? ", a2a route --watch beside it" : ""} (issue 29)`);
 		const load = loadAverage();
-		const r = await runServe200Bench({ cli, sdkServer, clients: 200, messages: numberArg("serve200-messages", quick ? 400 : 2000), rounds: numberArg("serve200-rounds", quick ? 1 : 3), router });
+		const sequentialIds = argv.includes("--serve200-sequential-ids");
+		const r = await runServe200Bench({ cli, sdkServer, clients: 200, messages: numberArg("serve200-messages", quick ? 400 : 2000), rounds: numberArg("serve200-rounds", quick ? 1 : 3), router, sequentialIds });
 		for (const line of serve200Rows(r, load)) row(...line);
 	}
 

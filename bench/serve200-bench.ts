@@ -22,7 +22,8 @@ import type { Spread } from "./stats";
 // while the load goes on, and its CPU is taken from the same cores. Each client first sends one
 // message that is not counted (connections opened, code warm), then the clock starts. Every
 // messageId is a random UUID, as SDK users make them (a note's name carries the id's first eight
-// letters and digits: ids that share them, such as `bench-0-1`...`bench-0-199`, make names collide).
+// letters and digits: ids that share them, such as `bench-0-1`...`bench-0-199`, make names collide;
+// `sequentialIds` sends such ids, as the a2a part does).
 
 export interface Serve200Run {
 	acceptedPerSecond: number;
@@ -35,6 +36,7 @@ export interface Serve200Result {
 	messages: number;
 	rounds: number;
 	router: boolean;
+	sequentialIds: boolean;
 	sdk: Serve200Run[];
 	serve: Serve200Run[];
 	/** serve / sdk accepted msg/s, per round. */
@@ -49,6 +51,8 @@ export interface Serve200Options {
 	messages: number;
 	rounds: number;
 	router: boolean;
+	/** Message ids as `sequential` (`bench-<run>-<n>`, as the a2a part sends them: alike in their first eight letters) instead of UUIDs. */
+	sequentialIds?: boolean;
 }
 
 const GROUP = "10-backend-group";
@@ -72,15 +76,19 @@ function runToEnd(cli: string, args: string[]): Promise<void> {
 	});
 }
 
-const message = (): Message => ({ messageId: randomUUID(), contextId: "", taskId: "", role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: "question" }, metadata: undefined, filename: "", mediaType: "text/plain" }], metadata: undefined, extensions: [], referenceTaskIds: [] });
+const message = (messageId: string): Message => ({ messageId, contextId: "", taskId: "", role: Role.ROLE_USER, parts: [{ content: { $case: "text", value: "question" }, metadata: undefined, filename: "", mediaType: "text/plain" }], metadata: undefined, extensions: [], referenceTaskIds: [] });
 
-const send = (client: Client) => client.sendMessage({ tenant: "", message: message(), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }, metadata: undefined });
+const send = (client: Client, messageId: string) => client.sendMessage({ tenant: "", message: message(messageId), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }, metadata: undefined });
 
 /** The load: `clients` SDK clients of `agentUrl`, one warm-up message each, then `messages` messages in all, each client sending its next as soon as its last was accepted. */
-async function load(agentUrl: string, clients: number, messages: number): Promise<Serve200Run> {
+let runs = 0;
+
+async function load(agentUrl: string, clients: number, messages: number, sequentialIds: boolean): Promise<Serve200Run> {
+	const run = runs++;
+	const id = (n: number | string) => (sequentialIds ? `bench-${run}-${n}` : randomUUID());
 	const factory = new ClientFactory();
 	const all = await Promise.all(Array.from({ length: clients }, () => factory.createFromUrl(agentUrl)));
-	await Promise.all(all.map((client) => send(client)));
+	await Promise.all(all.map((client, c) => send(client, id(`warm-${c}`))));
 	let next = 0;
 	const latencies: number[] = [];
 	const begin = performance.now();
@@ -88,7 +96,7 @@ async function load(agentUrl: string, clients: number, messages: number): Promis
 		all.map(async (client) => {
 			for (let i = next++; i < messages; i = next++) {
 				const t0 = performance.now();
-				await send(client);
+				await send(client, id(i));
 				latencies.push(performance.now() - t0);
 			}
 		}),
@@ -106,7 +114,7 @@ async function sdkRun(options: Serve200Options): Promise<Serve200Run> {
 	const child = spawn(process.execPath, [options.sdkServer], { stdio: ["ignore", "pipe", "inherit"] });
 	try {
 		const url = (JSON.parse(await firstJsonLine(child, "the SDK reference server")) as { url: string }).url;
-		return await load(url, options.clients, options.messages);
+		return await load(url, options.clients, options.messages, options.sequentialIds === true);
 	} finally {
 		await stopAll([child]);
 	}
@@ -123,7 +131,7 @@ async function serveRun(options: Serve200Options, vaults: string[]): Promise<Ser
 		const served = spawn(process.execPath, [...(process.env.A2A_SERVE_NODE_ARGS?.split(" ").filter(Boolean) ?? []), options.cli, "serve", "--port", "0", "--json", "--vault", dir], { stdio: ["ignore", "pipe", "ignore"] });
 		children.push(served);
 		const url = (JSON.parse(await firstJsonLine(served, "a2a serve")) as { url: string }).url;
-		return await load(`${url}groups/${GROUP}/`, options.clients, options.messages);
+		return await load(`${url}groups/${GROUP}/`, options.clients, options.messages, options.sequentialIds === true);
 	} finally {
 		await stopAll(children);
 	}
@@ -149,14 +157,14 @@ export async function runServe200Bench(options: Serve200Options): Promise<Serve2
 		for (const dir of vaults) await fs.rm(dir, { recursive: true, force: true });
 	}
 	const ratios = serve.map((s, i) => s.acceptedPerSecond / sdk[i].acceptedPerSecond);
-	return { clients: options.clients, messages: options.messages, rounds: options.rounds, router: options.router, sdk, serve, ratios };
+	return { clients: options.clients, messages: options.messages, rounds: options.rounds, router: options.router, sequentialIds: options.sequentialIds === true, sdk, serve, ratios };
 }
 
 const pick = (runs: Serve200Run[], key: keyof Serve200Run): Spread => spread(runs.map((r) => r[key]));
 
 /** The benchmark's rows: what, figure (median, and the spread of the runs), goal, met. */
 export function serve200Rows(r: Serve200Result, load: string): [string, string, string, boolean | null][] {
-	const beside = r.router ? ", `a2a route --watch` beside it" : "";
+	const beside = `${r.sequentialIds ? ", message ids bench-<run>-<n>" : ""}${r.router ? ", `a2a route --watch` beside it" : ""}`;
 	const what = `${r.clients} concurrent SDK clients, ${r.messages.toLocaleString("en-US")} SendMessage (returnImmediately)${beside}; ${r.rounds} alternating rounds, load average ${load}`;
 	const ratio = spread(r.ratios);
 	const sdkRate = pick(r.sdk, "acceptedPerSecond");
