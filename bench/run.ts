@@ -7,6 +7,7 @@ import { runMcpBench } from "./mcp-bench";
 import { runOtelBench } from "./otel-bench";
 import { runRemoteBench } from "./remote-bench";
 import { runRouteBench } from "./route-bench";
+import { runServe200Bench, serve200Rows } from "./serve200-bench";
 import { runYearCliBench } from "./year-cli-bench";
 import { fmt, fmtDelta, fmtSpread } from "./stats";
 import type { Spread } from "./stats";
@@ -15,16 +16,22 @@ import type { Spread } from "./stats";
 // the README's performance table. Every figure is the median of alternating runs with the spread
 // (min–max) beside it. `npm run bench -- --quick` uses smaller sizes for a fast look (the published
 // figures are the full sizes); `--only=route,cli,plugin,view,chromium,mcp,a2a,remote,otel` runs some parts only. scripts/bench.mjs
-// bundles this file and the CLI, and passes the CLI bundle as `--cli <path>`.
+// bundles this file, the CLI and the SDK reference server, and passes them as `--cli <path>` and `--sdk-server <path>`.
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const cliAt = argv.indexOf("--cli");
 const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
+const sdkServerAt = argv.indexOf("--sdk-server");
+const sdkServer = sdkServerAt >= 0 ? argv[sdkServerAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
 // default); `--year-plugin-only` leaves out its CLI half.
-const wanted = (part: string) => (!only ? part !== "year" || argv.includes("--year") : only.includes(part));
+// `a2a serve` against the SDK's server under 200 clients (issue 29) is opt-in too: `--only=serve200`,
+// `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it,
+// `--serve200-sequential-ids` to send ids alike in their first letters (`bench-<run>-<n>`) instead of UUIDs.
+const wanted = (part: string) => (!only ? (part !== "year" || argv.includes("--year")) && part !== "serve200" : only.includes(part));
+const numberArg = (name: string, otherwise: number) => Number(argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? otherwise);
 const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -233,6 +240,16 @@ async function main(): Promise<void> {
 		if (!cli) throw new Error("the A2A part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
 		progress("a2a serve: concurrent SendMessage calls from the official A2A client, answered by a scripted agent (issue 15)");
 		for (const r of a2aRows(await runA2aBench(cli, quick ? 50 : 200, quick ? 1 : 3))) row(...r);
+	}
+
+	if (wanted("serve200")) {
+		if (!cli || !sdkServer) throw new Error("the serve200 part needs --cli and --sdk-server (npm run bench passes them)");
+		const router = argv.includes("--serve200-router");
+		progress(`a2a serve against the SDK's own server, 200 concurrent SDK clients${router ? ", a2a route --watch beside it" : ""} (issue 29)`);
+		const load = loadAverage();
+		const sequentialIds = argv.includes("--serve200-sequential-ids");
+		const r = await runServe200Bench({ cli, sdkServer, clients: 200, messages: numberArg("serve200-messages", quick ? 400 : 2000), rounds: numberArg("serve200-rounds", quick ? 1 : 3), router, sequentialIds });
+		for (const line of serve200Rows(r, load)) row(...line);
 	}
 
 	if (wanted("remote")) {

@@ -117,14 +117,25 @@ export function linkIntoPlace(temp: string, full: string, content: string | Buff
  */
 export function placeFile(temp: string, full: string, content: string | Buffer): "linked" | fs.Stats | null {
 	try {
+		return linkOrCreate(temp, full, content);
+	} finally {
+		unlinkQuietly(temp);
+	}
+}
+
+/**
+ * placeFile without removing the temporary name, for a caller that tries one written file at
+ * several names in turn (a taken name costs one link, not a file written again); the caller
+ * unlinks `temp` once done.
+ */
+export function linkOrCreate(temp: string, full: string, content: string | Buffer): "linked" | fs.Stats | null {
+	try {
 		fs.linkSync(temp, full);
 		return "linked";
 	} catch (error) {
 		if (isCode(error, "EEXIST")) return null;
 		if (!isCode(error, ...NO_LINKS)) throw error;
 		return createWithoutLinks(full, content);
-	} finally {
-		unlinkQuietly(temp);
 	}
 }
 

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
-import { holdsBytes, lstatFile, placeFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
+import { holdsBytes, linkOrCreate, lstatFile, placeFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { entriesOf, fileInfo, filesBelow } from "./folder-listing";
 import { LogAppender } from "./log-appender";
@@ -123,6 +123,35 @@ export class NodeVault implements VaultPort {
 		const full = this.abs(vaultPath);
 		this.ensureParent(full, path.dirname(full) === checkedFolder);
 		return this.place(full, keepOriginalBytes(text, basis)) !== null;
+	}
+
+	/**
+	 * The file is written once, beside its first name, and linked to each name in turn until one is
+	 * free: a taken name costs one link(). The folder is checked once for this one write, and the
+	 * file checked where it landed, as `create` does.
+	 */
+	async createUnderFirstFree(folder: string, names: Iterable<string>, text: string): Promise<string | null> {
+		const folderFull = this.abs(folder);
+		let temp: string | null = null;
+		let written: fs.Stats | null = null;
+		try {
+			for (const name of names) {
+				const vaultPath = `${folder}/${name}`;
+				const full = this.abs(vaultPath);
+				if (path.dirname(full) !== folderFull) throw new Error(`${JSON.stringify(name)} is not a file name in ${folder}`);
+				if (temp === null || written === null) {
+					this.ensureParent(full);
+					({ temp, written } = this.writeTemp(full, text));
+				}
+				const placed = linkOrCreate(temp, full, text);
+				if (placed === null) continue;
+				this.guard.assertPlaced(full, placed === "linked" ? written : placed);
+				return vaultPath;
+			}
+			return null;
+		} finally {
+			if (temp !== null) unlinkQuietly(temp);
+		}
 	}
 
 	async createBytes(vaultPath: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {

@@ -15,6 +15,7 @@ let status = 1;
 try {
 	const bench = path.join(out, "bench.cjs");
 	const cli = path.join(out, "cli.cjs");
+	const sdkServer = path.join(out, "sdk-server.cjs");
 	await esbuild.build({
 		entryPoints: [path.join(root, "bench", "run.ts")],
 		bundle: true,
@@ -36,9 +37,18 @@ try {
 		outfile: cli,
 		logLevel: "warning",
 	});
+	await esbuild.build({
+		entryPoints: [path.join(root, "bench", "sdk-reference-server.ts")],
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "node20",
+		outfile: sdkServer,
+		logLevel: "warning",
+	});
 	// happy-dom stays external: the bundle in the temporary folder finds it through NODE_PATH.
 	const env = { ...process.env, NODE_PATH: path.join(root, "node_modules") };
-	const result = spawnSync(process.execPath, ["--expose-gc", bench, "--cli", cli, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env });
+	const result = spawnSync(process.execPath, ["--expose-gc", bench, "--cli", cli, "--sdk-server", sdkServer, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env });
 	status = result.status ?? 1;
 } finally {
 	rmSync(out, { recursive: true, force: true });

@@ -10,6 +10,9 @@ import { terminalText } from "../../src/core/terminal-text";
 /** Request bodies larger than this are refused unread. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Refuses what is not UTF-8; decode() without `stream` keeps no state between calls, so one serves every request. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 export type BodyRead = { ok: true; text: string } | { ok: false; status: 413 | 400; message: string };
 
 /** Reads a request body of at most MAX_BODY_BYTES, as UTF-8 (JSON is UTF-8: anything else is refused). */
@@ -38,7 +41,7 @@ export function readBody(req: IncomingMessage): Promise<BodyRead> {
 		});
 		req.on("end", () => {
 			try {
-				finish({ ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks)) });
+				finish({ ok: true, text: STRICT_UTF8.decode(Buffer.concat(chunks)) });
 			} catch {
 				finish({ ok: false, status: 400, message: "the request body is not valid UTF-8 (JSON must be UTF-8)" });
 			}

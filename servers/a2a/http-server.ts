@@ -55,6 +55,13 @@ interface Agent {
 
 const CARD_SUFFIX = `/${AGENT_CARD_PATH}`;
 
+/**
+ * The reason a call's signal gives once its response closed. One object for every call: without
+ * a reason, abort() builds a DOMException with its stack for each call (1 to 2 % of a2a serve's
+ * CPU per message under 200 clients), and nothing reads the reason.
+ */
+const CALL_ENDED = Object.freeze(new Error("the call ended"));
+
 export class A2aHttpServer {
 	private readonly server: http.Server;
 	private readonly agents = new Map<string, Agent>();
@@ -291,7 +298,7 @@ export class A2aHttpServer {
 		const abort = new AbortController();
 		this.inFlight.add(abort);
 		res.on("close", () => {
-			abort.abort();
+			abort.abort(CALL_ENDED);
 			this.inFlight.delete(abort);
 		});
 		callSignals.set(req.headers, abort.signal);
@@ -301,7 +308,7 @@ export class A2aHttpServer {
 
 	/** Stops: ends every stream and wait, drops the connections, closes the listener. */
 	async close(): Promise<void> {
-		for (const abort of this.inFlight) abort.abort();
+		for (const abort of this.inFlight) abort.abort(CALL_ENDED);
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}

@@ -11,7 +11,12 @@ import type { VaultPort } from "./vault-port";
 // name (`.md` unless told).
 
 /** Creates `text` in `folder` under the first free name for `fileName`; its path. */
-export async function createUnderFreeName(vault: Pick<VaultPort, "create">, folder: string, fileName: string, text: string, messageId?: string, ending?: string): Promise<string> {
+export async function createUnderFreeName(vault: Pick<VaultPort, "create" | "createUnderFirstFree">, folder: string, fileName: string, text: string, messageId?: string, ending?: string): Promise<string> {
+	if (vault.createUnderFirstFree) {
+		const path = await vault.createUnderFirstFree(folder, candidateNames(fileName, messageId, ending), text);
+		if (path !== null) return path;
+		throw new Error(`no free file name for ${fileName} in ${folder}`);
+	}
 	for (const name of candidateNames(fileName, messageId, ending)) {
 		const path = joinPath(folder, name);
 		if (await vault.create(path, text)) return path;

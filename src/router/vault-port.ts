@@ -84,6 +84,13 @@ export interface VaultPort {
 	 */
 	create(path: string, text: string, basis?: ReadFile): Promise<boolean>;
 	/**
+	 * Creates `text` in `folder` under the first free name of `names`, as `create` would under each
+	 * in turn, and returns its path (null when every name is taken). Optional: an adapter gives it
+	 * when a taken name costs it less than a whole create (NodeVault writes the file once and links
+	 * it to each name in turn); writers fall back to `create` name by name.
+	 */
+	createUnderFirstFree?(folder: string, names: Iterable<string>, text: string): Promise<string | null>;
+	/**
 	 * Creates a file with these bytes (an attachment: an image, a PDF), at once and never over another
 	 * file, making missing parent folders. "same" when the path holds exactly these bytes already (the
 	 * same file saved before), "taken" when it holds anything else.

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../node/node-vault";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
+import { createUnderFreeName } from "../../src/router/free-names";
 import type { ReadFile, VaultPort } from "../../src/router/vault-port";
 import { createTempHost } from "../../test-support/fake-obsidian/node-host";
 import type { TempHost } from "../../test-support/fake-obsidian/node-host";
@@ -114,6 +115,14 @@ async function script(port: VaultPort): Promise<unknown[]> {
 	await step("transfer of a note changed since it was read", () => port.transfer(u as ReadFile, "A2A/g/inbox", ["u.md"], note));
 	await step("nothing written for u", async () => shown(await port.read("A2A/g/inbox/u.md")));
 	await step("u stays as rewritten", async () => shown(await port.read("A2A/g/outbox/u.md")));
+	// A writer's new note under the first free name (NodeVault writes it once and links it to each name in turn).
+	await step("create n", () => port.create("A2A/g/outbox/n.md", "taken"));
+	await step("create n-1", () => port.create("A2A/g/outbox/n-1.md", "taken too"));
+	await step("create under the first free name, past two taken", () => createUnderFreeName(port, "A2A/g/outbox", "n.md", note));
+	await step("the note under its name", async () => shown(await port.read("A2A/g/outbox/n-2.md")));
+	await step("the taken names kept", async () => [shown(await port.read("A2A/g/outbox/n.md")), shown(await port.read("A2A/g/outbox/n-1.md"))]);
+	await step("create under the first free name in a new folder", () => createUnderFreeName(port, "A2A/g/new", "n.md", note, "id-1"));
+	await step("no temporary file left", async () => (await port.list("A2A/g/outbox")).filter((p) => p.includes("/.")));
 	const current = await port.read("A2A/g/archive/a.md");
 	await step("remove", () => port.remove("A2A/g/archive/a.md", current as ReadFile));
 	await step("removed", async () => shown(await port.read("A2A/g/archive/a.md")));
