@@ -45,16 +45,11 @@ export class NodeVault implements VaultPort {
 		return path.relative(this.dir, full).split(path.sep).join("/");
 	}
 
-	private info(vaultPath: string, st: fs.Stats): FileInfo {
-		return fileInfo(vaultPath, st);
-	}
-
 	async list(folder: string): Promise<string[]> {
 		return entriesOf(this.abs(folder), folder, (e) => e.isFile());
 	}
 
 	async listFolders(folder: string): Promise<string[]> {
-		// A link to a folder is not one of the vault's folders (it may lead anywhere): only real ones.
 		return entriesOf(this.abs(folder), folder, (e) => e.isDirectory());
 	}
 
@@ -64,7 +59,7 @@ export class NodeVault implements VaultPort {
 
 	async stat(vaultPath: string): Promise<FileInfo | null> {
 		const st = lstatFile(this.abs(vaultPath));
-		return st ? this.info(vaultPath, st) : null;
+		return st ? fileInfo(vaultPath, st) : null;
 	}
 
 	async read(vaultPath: string, options: ReadOptions = {}): Promise<ReadFile | null> {
@@ -74,7 +69,7 @@ export class NodeVault implements VaultPort {
 		// The original bytes are kept only for a file that is not valid UTF-8, so that rewriting
 		// its frontmatter never changes the rest of it.
 		const basis = text.includes("\uFFFD") && !Buffer.from(text, "utf8").equals(read.bytes) ? read.bytes : undefined;
-		return { text, info: this.info(vaultPath, read.st), truncated: read.bytes.length < read.st.size, basis };
+		return { text, info: fileInfo(vaultPath, read.st), truncated: read.bytes.length < read.st.size, basis };
 	}
 
 	/** Checks (at every write, see folder-guard.ts) that `full`'s folder is in the vault, and makes it once. `checked`: the caller has just checked it. */
