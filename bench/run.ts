@@ -23,8 +23,9 @@ const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).
 const cliAt = argv.indexOf("--cli");
 const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
-// default); `--year-plugin-only` leaves out its CLI half.
-const wanted = (part: string) => (!only ? part !== "year" || argv.includes("--year") : only.includes(part));
+// default); `--year-plugin-only` leaves out its CLI half. Its sidebar half runs alone as `--only=year-view`.
+const yearPart = (part: string) => part === "year" || part.startsWith("year-");
+const wanted = (part: string) => (!only ? !yearPart(part) || argv.includes("--year") : only.includes(part) || (yearPart(part) && only.includes("year")));
 const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -169,7 +170,33 @@ async function main(): Promise<void> {
 			p.latency.ratio <= 1.2,
 		);
 		row("7. plugin: memory the message index holds per 10,000 messages: entries read from notes; history entries taken from the copy at start (keys indexed, the rest deferred)", `${fmt(p.indexPer10kMb, " MiB")}; ${fmt(p.deferredPer10kMb, " MiB")}`, "report it");
-		if (argv.includes("--year-plugin-only")) return printRows(started);
+	}
+
+	if (wanted("year-view")) {
+		if (typeof document === "undefined") installDom();
+		const { runViewBench } = await import("./view-bench");
+		const { yearHistory } = await import("./year-vault");
+		progress(`a year of history (${n(yearSize)} archived in month folders): the agent status view against no history (issue 29)`);
+		const v = await runViewBench({ agents: quick ? 200 : 1000, archived: yearSize, updates: quick ? 20 : 50, rounds: quick ? 2 : 4, history: yearHistory });
+		const setup = `${n(v.agents)} agents, ${n(v.archived)} archived in month folders (happy-dom); ${v.rounds} alternating rounds`;
+		row(
+			`7. the sidebar opened: every row and the message flow, ${setup}`,
+			`history ${fmtSpread(v.history.openMs, " ms")}; without ${fmtSpread(v.none.openMs, " ms")}; ratio ${fmt(v.openRatio)} (rounds ${fmt(v.roundRatios.open.min)}–${fmt(v.roundRatios.open.max)}). The message flow alone: ${fmtSpread(v.history.flowMs, " ms")} vs ${fmtSpread(v.none.flowMs, " ms")}`,
+			"within 1.2x",
+			v.openRatio <= 1.2,
+		);
+		row(
+			`7. the sidebar filtered: one change of the filter box, ${setup}`,
+			`history ${fmtSpread(v.history.filterMs, " ms")}; without ${fmtSpread(v.none.filterMs, " ms")}; ratio ${fmt(v.filterRatio)} (rounds ${fmt(v.roundRatios.filter.min)}–${fmt(v.roundRatios.filter.max)})`,
+			"within 1.2x",
+			v.filterRatio <= 1.2,
+		);
+		row(`7. the sidebar: one agent's update, ${setup}`, `history ${fmtSpread(v.history.updateMs, " ms")}; without ${fmtSpread(v.none.updateMs, " ms")}; other rows touched: ${v.otherRowsTouched}`);
+	}
+
+	if (wanted("year") && !argv.includes("--year-plugin-only")) {
+		if (!cli) throw new Error("the year part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		const at = `${n(yearSize)} archived in month folders`;
 		progress(`a year of history (${at}): a2a route with one note, and --watch idle (issue 29)`);
 		const c = await runYearCliBench({ cli, archived: yearSize, rounds: quick ? 3 : 5, idleWindowMs: quick ? 5000 : 10000 });
 		row(

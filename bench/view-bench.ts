@@ -21,6 +21,8 @@ export interface ViewBenchOptions {
 	archived?: number;
 	updates?: number;
 	rounds?: number;
+	/** The archived notes of `archived` messages: flat archives by default (row 6); the year part's are in month folders. */
+	history?: (archived: number) => Record<string, string>;
 }
 
 export interface ViewFigures {
@@ -45,6 +47,8 @@ export interface ViewBenchResult {
 	openRatio: number;
 	flowRatio: number;
 	filterRatio: number;
+	/** Each round's ratio (its history run's median over its run's without), smallest to largest. */
+	roundRatios: { open: Spread; filter: Spread };
 	otherRowsTouched: number;
 }
 
@@ -64,7 +68,7 @@ interface RenderableView {
 const FILTERS = ["running", "", "agent-05", "", "Worker 7", "", "failed", ""];
 const FILTER_REPEATS = 5;
 
-async function measure(agents: number, archived: number, updates: number): Promise<ViewFigures> {
+async function measure(agents: number, history: Record<string, string>, archived: number, updates: number): Promise<ViewFigures> {
 	if (typeof document === "undefined") installDom();
 	const { FakeHost } = await import("../test-support/fake-obsidian/host");
 	const { MemoryDisk } = await import("../test-support/fake-obsidian/memory-disk");
@@ -72,7 +76,7 @@ async function measure(agents: number, archived: number, updates: number): Promi
 	const { AgentStatusView, VIEW_TYPE_AGENT_STATUS } = await import("../src/ui/agent-status-view");
 	const manifest = { id: "a2a-relay", name: "A2A Relay", version: "0.0.0", minAppVersion: "1.7.2", description: "Bench.", author: "bench" };
 
-	const files = { ...benchVault(agents, Date.now()), "A2A/registry.yaml": registryText(), ...historyFiles(archived, 0) };
+	const files = { ...benchVault(agents, Date.now()), "A2A/registry.yaml": registryText(), ...history };
 	const host = new FakeHost({ disk: new MemoryDisk("bench", files), logErrors: true });
 	try {
 		const plugin = await host.loadPlugin(Plugin, manifest);
@@ -161,10 +165,12 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	const archived = options.archived ?? (options.quick ? 2000 : 20000);
 	const updates = options.updates ?? (options.quick ? 50 : 200);
 	const rounds = options.rounds ?? (options.quick ? 1 : 2);
+	// The history's notes are made once: each round's vault gets the same ones.
+	const history = (options.history ?? ((count: number) => historyFiles(count, 0)))(archived);
 	const runs: { history: ViewFigures[]; none: ViewFigures[] } = { history: [], none: [] };
 	for (let round = 0; round < rounds; round++) {
 		for (const which of round % 2 === 0 ? (["history", "none"] as const) : (["none", "history"] as const)) {
-			runs[which].push(await measure(agents, which === "history" ? archived : 0, updates));
+			runs[which].push(which === "history" ? await measure(agents, history, archived, updates) : await measure(agents, {}, 0, updates));
 		}
 	}
 	const sum = (figures: ViewFigures[]): Figures => ({
@@ -173,17 +179,21 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 		filterMs: spread(figures.flatMap((f) => f.filterMs)),
 		updateMs: spread(figures.flatMap((f) => f.updateMs)),
 	});
-	const history = sum(runs.history);
+	const withHistory = sum(runs.history);
 	const none = sum(runs.none);
 	return {
 		agents,
 		archived,
 		rounds,
-		history,
+		history: withHistory,
 		none,
-		openRatio: history.openMs.median / none.openMs.median,
-		flowRatio: history.flowMs.median / none.flowMs.median,
-		filterRatio: history.filterMs.median / none.filterMs.median,
+		openRatio: withHistory.openMs.median / none.openMs.median,
+		flowRatio: withHistory.flowMs.median / none.flowMs.median,
+		filterRatio: withHistory.filterMs.median / none.filterMs.median,
+		roundRatios: {
+			open: spread(runs.history.map((h, i) => spread(h.openMs).median / spread(runs.none[i].openMs).median)),
+			filter: spread(runs.history.map((h, i) => spread(h.filterMs).median / spread(runs.none[i].filterMs).median)),
+		},
 		otherRowsTouched: [...runs.history, ...runs.none].reduce((n, f) => n + f.otherRowsTouched, 0),
 	};
 }
