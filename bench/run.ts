@@ -177,7 +177,7 @@ async function main(): Promise<void> {
 		const { runViewBench } = await import("./view-bench");
 		const { yearHistory } = await import("./year-vault");
 		progress(`a year of history (${n(yearSize)} archived in month folders): the agent status view against no history (issue 29)`);
-		const v = await runViewBench({ agents: quick ? 200 : 1000, archived: yearSize, updates: quick ? 20 : 50, rounds: quick ? 2 : 4, history: yearHistory });
+		const v = await runViewBench({ agents: quick ? 200 : 1000, archived: yearSize, updates: quick ? 20 : 50, rounds: quick ? 2 : 4, opens: 5, history: yearHistory });
 		const setup = `${n(v.agents)} agents, ${n(v.archived)} archived in month folders (happy-dom); ${v.rounds} alternating rounds`;
 		row(
 			`7. the sidebar opened: every row and the message flow, ${setup}`,
