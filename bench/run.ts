@@ -192,6 +192,14 @@ async function main(): Promise<void> {
 			v.filterRatio <= 1.2,
 		);
 		row(`7. the sidebar: one agent's update, ${setup}`, `history ${fmtSpread(v.history.updateMs, " ms")}; without ${fmtSpread(v.none.updateMs, " ms")}; other rows touched: ${v.otherRowsTouched}`);
+		progress(`the same in headless Chromium, the browser test's cost pages with ${n(yearSize)} archived (flat archives; each run the page without history first)`);
+		const c = runChromiumBench(quick ? 1 : 3, yearSize);
+		if ("error" in c) row("7. the sidebar in Chromium", `not measured: ${c.error}`);
+		else {
+			const inChromium = `1,000 agents, ${n(c.history.indexed)} archived (Chromium, ${c.runs} run(s), each without the history first)`;
+			row(`7. the sidebar's full render (every row) in Chromium, ${inChromium}`, `history ${fmtSpread(c.history.fullMs, " ms")}; without ${fmtSpread(c.bare.fullMs, " ms")}; ratio ${fmt(c.history.fullMs.median / c.bare.fullMs.median)}`, "within 1.2x", c.history.fullMs.median / c.bare.fullMs.median <= 1.2);
+			row(`7. the sidebar filtered in Chromium, ${inChromium}`, `history ${fmtSpread(c.history.filterMs, " ms")}; without ${fmtSpread(c.bare.filterMs, " ms")}; ratio ${fmt(c.history.filterMs.median / c.bare.filterMs.median)}`, "within 1.2x", c.history.filterMs.median / c.bare.filterMs.median <= 1.2);
+		}
 	}
 
 	if (wanted("year") && !argv.includes("--year-plugin-only")) {
