@@ -192,6 +192,7 @@ async function main(): Promise<void> {
 			v.filterRatio <= 1.2,
 		);
 		row(`7. the sidebar: one agent's update, ${setup}`, `history ${fmtSpread(v.history.updateMs, " ms")}; without ${fmtSpread(v.none.updateMs, " ms")}; other rows touched: ${v.otherRowsTouched}`);
+		row(`7. the sidebar bench's JavaScript heap after a full collection, before the openings (what every collection during them walks), ${setup}`, `history ${fmtSpread(v.history.heapMb, " MiB")}; without ${fmtSpread(v.none.heapMb, " MiB")}`);
 		progress(`the same in headless Chromium, the browser test's cost pages with ${n(yearSize)} archived (flat archives; each run the page without history first)`);
 		const c = runChromiumBench(quick ? 1 : 3, yearSize);
 		if ("error" in c) row("7. the sidebar in Chromium", `not measured: ${c.error}`);

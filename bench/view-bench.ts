@@ -38,6 +38,8 @@ export interface ViewFigures {
 	updateMs: number[];
 	/** Rows whose DOM nodes were replaced by the updates of other agents (must be 0). */
 	otherRowsTouched: number;
+	/** MiB of the JavaScript heap in use after a full collection, before the openings (what a collection has to walk). */
+	heapMb: number;
 }
 
 export interface ViewBenchResult {
@@ -59,6 +61,7 @@ interface Figures {
 	flowMs: Spread;
 	filterMs: Spread;
 	updateMs: Spread;
+	heapMb: Spread;
 }
 
 type Batch = { all: boolean; paths: Set<string>; relay: boolean };
@@ -99,6 +102,8 @@ async function measure(agents: number, history: Record<string, string>, archived
 		// A full collection first, so that the garbage of the vault's setup (indexing 100,000 notes
 		// leaves much) is not charged to the view.
 		const openMs: number[] = [];
+		collectGarbage();
+		const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
 		for (let run = 0; run < opens; run++) {
 			collectGarbage();
 			const t0 = performance.now();
@@ -160,7 +165,7 @@ async function measure(agents: number, history: Record<string, string>, archived
 			const path = row.getAttribute("data-path") ?? "";
 			if (!touched.has(path) && !after.includes(row)) otherRowsTouched++;
 		}
-		return { openMs, flowMs, filterMs, updateMs, otherRowsTouched };
+		return { openMs, flowMs, filterMs, updateMs, otherRowsTouched, heapMb };
 	} finally {
 		await host.dispose();
 	}
@@ -185,6 +190,7 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 		flowMs: spread(figures.flatMap((f) => f.flowMs)),
 		filterMs: spread(figures.flatMap((f) => f.filterMs)),
 		updateMs: spread(figures.flatMap((f) => f.updateMs)),
+		heapMb: spread(figures.map((f) => f.heapMb)),
 	});
 	const withHistory = sum(runs.history);
 	const none = sum(runs.none);
