@@ -5,7 +5,7 @@ import type { Spread } from "./stats";
 import type { ViewCostFigures } from "../test-support/view-cost";
 
 // Target 6 in a real browser: the browser test's cost pages (`--cost-only`: the production main.js in
-// headless Chromium with 1,000 agents, without and with 20,000 archived messages), run several
+// headless Chromium with 1,000 agents, without and with 20,000 archived messages, or `archived`), run several
 // times; each figure is the median over the runs. Needs the Chromium the browser test finds.
 
 export interface ChromiumFigures {
@@ -20,12 +20,12 @@ function summary(pages: ViewCostFigures[]) {
 }
 
 /** The figures, or why they could not be had (no Chromium, a failed page). */
-export function runChromiumBench(runs: number): ChromiumFigures | { error: string } {
+export function runChromiumBench(runs: number, archived?: number): ChromiumFigures | { error: string } {
 	const script = path.join(process.cwd(), "test", "browser", "run-browser-test.mjs");
 	const bare: ViewCostFigures[] = [];
 	const history: ViewCostFigures[] = [];
 	for (let run = 0; run < runs; run++) {
-		const result = spawnSync(process.execPath, [script, "--cost-only"], { encoding: "utf8", timeout: 300_000 });
+		const result = spawnSync(process.execPath, [script, "--cost-only", ...(archived === undefined ? [] : [`--cost-history=${archived}`])], { encoding: "utf8", timeout: 300_000 });
 		const line = result.stdout.split("\n").find((l) => l.startsWith("COST "));
 		const figures = line ? (JSON.parse(line.slice("COST ".length)) as { bare?: ViewCostFigures; history?: ViewCostFigures }) : {};
 		if (result.status !== 0 || !figures.bare || !figures.history) return { error: `${script} --cost-only failed (status ${result.status}): ${(result.stdout + result.stderr).trim().split("\n").slice(-4).join(" / ")}` };

@@ -26,11 +26,12 @@ const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
 const sdkServerAt = argv.indexOf("--sdk-server");
 const sdkServer = sdkServerAt >= 0 ? argv[sdkServerAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
-// default); `--year-plugin-only` leaves out its CLI half.
+// default); `--year-plugin-only` leaves out its CLI half. Its sidebar half runs alone as `--only=year-view`.
 // `a2a serve` against the SDK's server under 200 clients (issue 29) is opt-in too: `--only=serve200`,
 // `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it,
 // `--serve200-sequential-ids` to send ids alike in their first letters (`bench-<run>-<n>`) instead of UUIDs.
-const wanted = (part: string) => (!only ? (part !== "year" || argv.includes("--year")) && part !== "serve200" : only.includes(part));
+const yearPart = (part: string) => part === "year" || part.startsWith("year-");
+const wanted = (part: string) => (!only ? (!yearPart(part) || argv.includes("--year")) && part !== "serve200" : only.includes(part) || (yearPart(part) && only.includes("year")));
 const numberArg = (name: string, otherwise: number) => Number(argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? otherwise);
 const yearSize = Number(argv.find((a) => a.startsWith("--year-size="))?.slice("--year-size=".length) ?? 100_000);
 
@@ -176,7 +177,42 @@ async function main(): Promise<void> {
 			p.latency.ratio <= 1.2,
 		);
 		row("7. plugin: memory the message index holds per 10,000 messages: entries read from notes; history entries taken from the copy at start (keys indexed, the rest deferred)", `${fmt(p.indexPer10kMb, " MiB")}; ${fmt(p.deferredPer10kMb, " MiB")}`, "report it");
-		if (argv.includes("--year-plugin-only")) return printRows(started);
+	}
+
+	if (wanted("year-view")) {
+		if (typeof document === "undefined") installDom();
+		const { runViewBench } = await import("./view-bench");
+		const { yearHistory } = await import("./year-vault");
+		progress(`a year of history (${n(yearSize)} archived in month folders): the agent status view against no history (issue 29)`);
+		const v = await runViewBench({ agents: quick ? 200 : 1000, archived: yearSize, updates: quick ? 20 : 50, rounds: quick ? 2 : 4, opens: 5, history: yearHistory });
+		const setup = `${n(v.agents)} agents, ${n(v.archived)} archived in month folders (happy-dom); ${v.rounds} alternating rounds`;
+		row(
+			`7. the sidebar opened: every row and the message flow, ${setup}`,
+			`history ${fmtSpread(v.history.openMs, " ms")}; without ${fmtSpread(v.none.openMs, " ms")}; ratio ${fmt(v.openRatio)} (rounds ${fmt(v.roundRatios.open.min)}–${fmt(v.roundRatios.open.max)}). The message flow alone: ${fmtSpread(v.history.flowMs, " ms")} vs ${fmtSpread(v.none.flowMs, " ms")}`,
+			"within 1.2x",
+			v.openRatio <= 1.2,
+		);
+		row(
+			`7. the sidebar filtered: one change of the filter box, ${setup}`,
+			`history ${fmtSpread(v.history.filterMs, " ms")}; without ${fmtSpread(v.none.filterMs, " ms")}; ratio ${fmt(v.filterRatio)} (rounds ${fmt(v.roundRatios.filter.min)}–${fmt(v.roundRatios.filter.max)})`,
+			"within 1.2x",
+			v.filterRatio <= 1.2,
+		);
+		row(`7. the sidebar: one agent's update, ${setup}`, `history ${fmtSpread(v.history.updateMs, " ms")}; without ${fmtSpread(v.none.updateMs, " ms")}; other rows touched: ${v.otherRowsTouched}`);
+		row(`7. the sidebar bench's JavaScript heap after a full collection, before the openings (what every collection during them walks), ${setup}`, `history ${fmtSpread(v.history.heapMb, " MiB")}; without ${fmtSpread(v.none.heapMb, " MiB")}`);
+		progress(`the same in headless Chromium, the browser test's cost pages with ${n(yearSize)} archived (flat archives; each run the page without history first)`);
+		const c = runChromiumBench(quick ? 1 : 3, yearSize);
+		if ("error" in c) row("7. the sidebar in Chromium", `not measured: ${c.error}`);
+		else {
+			const inChromium = `1,000 agents, ${n(c.history.indexed)} archived (Chromium, ${c.runs} run(s), each without the history first)`;
+			row(`7. the sidebar's full render (every row) in Chromium, ${inChromium}`, `history ${fmtSpread(c.history.fullMs, " ms")}; without ${fmtSpread(c.bare.fullMs, " ms")}; ratio ${fmt(c.history.fullMs.median / c.bare.fullMs.median)}`, "within 1.2x", c.history.fullMs.median / c.bare.fullMs.median <= 1.2);
+			row(`7. the sidebar filtered in Chromium, ${inChromium}`, `history ${fmtSpread(c.history.filterMs, " ms")}; without ${fmtSpread(c.bare.filterMs, " ms")}; ratio ${fmt(c.history.filterMs.median / c.bare.filterMs.median)}`, "within 1.2x", c.history.filterMs.median / c.bare.filterMs.median <= 1.2);
+		}
+	}
+
+	if (wanted("year") && !argv.includes("--year-plugin-only")) {
+		if (!cli) throw new Error("the year part needs --cli <path of the built dist/cli.cjs> (npm run bench passes it)");
+		const at = `${n(yearSize)} archived in month folders`;
 		progress(`a year of history (${at}): a2a route with one note, and --watch idle (issue 29)`);
 		const c = await runYearCliBench({ cli, archived: yearSize, rounds: quick ? 3 : 5, idleWindowMs: quick ? 5000 : 10000 });
 		row(

@@ -3,7 +3,7 @@ import type A2ARelayPlugin from "../main";
 import { benchVault } from "../test-support/fixture-vault";
 import { historyFiles, registryText } from "../test-support/bench-notes";
 import { installDom } from "./dom-env";
-import { spread } from "./stats";
+import { collectGarbage, spread } from "./stats";
 import type { Spread } from "./stats";
 
 // Target 6, the agent status view at scale: 1,000 agents, and a message history of 20,000 archived
@@ -21,6 +21,10 @@ export interface ViewBenchOptions {
 	archived?: number;
 	updates?: number;
 	rounds?: number;
+	/** Openings timed in each round (3 by default). */
+	opens?: number;
+	/** The archived notes of `archived` messages: flat archives by default (row 6); the year part's are in month folders. */
+	history?: (archived: number) => Record<string, string>;
 }
 
 export interface ViewFigures {
@@ -34,6 +38,8 @@ export interface ViewFigures {
 	updateMs: number[];
 	/** Rows whose DOM nodes were replaced by the updates of other agents (must be 0). */
 	otherRowsTouched: number;
+	/** MiB of the JavaScript heap in use after a full collection, before the openings (what a collection has to walk). */
+	heapMb: number;
 }
 
 export interface ViewBenchResult {
@@ -45,6 +51,8 @@ export interface ViewBenchResult {
 	openRatio: number;
 	flowRatio: number;
 	filterRatio: number;
+	/** Each round's ratio (its history run's median over its run's without), smallest to largest. */
+	roundRatios: { open: Spread; filter: Spread };
 	otherRowsTouched: number;
 }
 
@@ -53,6 +61,7 @@ interface Figures {
 	flowMs: Spread;
 	filterMs: Spread;
 	updateMs: Spread;
+	heapMb: Spread;
 }
 
 type Batch = { all: boolean; paths: Set<string>; relay: boolean };
@@ -64,7 +73,7 @@ interface RenderableView {
 const FILTERS = ["running", "", "agent-05", "", "Worker 7", "", "failed", ""];
 const FILTER_REPEATS = 5;
 
-async function measure(agents: number, archived: number, updates: number): Promise<ViewFigures> {
+async function measure(agents: number, history: Record<string, string>, archived: number, updates: number, opens: number): Promise<ViewFigures> {
 	if (typeof document === "undefined") installDom();
 	const { FakeHost } = await import("../test-support/fake-obsidian/host");
 	const { MemoryDisk } = await import("../test-support/fake-obsidian/memory-disk");
@@ -72,7 +81,7 @@ async function measure(agents: number, archived: number, updates: number): Promi
 	const { AgentStatusView, VIEW_TYPE_AGENT_STATUS } = await import("../src/ui/agent-status-view");
 	const manifest = { id: "a2a-relay", name: "A2A Relay", version: "0.0.0", minAppVersion: "1.7.2", description: "Bench.", author: "bench" };
 
-	const files = { ...benchVault(agents, Date.now()), "A2A/registry.yaml": registryText(), ...historyFiles(archived, 0) };
+	const files = { ...benchVault(agents, Date.now()), "A2A/registry.yaml": registryText(), ...history };
 	const host = new FakeHost({ disk: new MemoryDisk("bench", files), logErrors: true });
 	try {
 		const plugin = await host.loadPlugin(Plugin, manifest);
@@ -90,8 +99,13 @@ async function measure(agents: number, archived: number, updates: number): Promi
 		if (rows().length !== agents) throw new Error(`${rows().length} rows for ${agents} agents`);
 
 		// Opening: every row built from scratch and the message flow read from the index, as in onOpen.
+		// A full collection first, so that the garbage of the vault's setup (indexing 100,000 notes
+		// leaves much) is not charged to the view.
 		const openMs: number[] = [];
-		for (let run = 0; run < 3; run++) {
+		collectGarbage();
+		const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+		for (let run = 0; run < opens; run++) {
+			collectGarbage();
 			const t0 = performance.now();
 			view.render({ all: true, paths: new Set(), relay: true });
 			openMs.push(performance.now() - t0);
@@ -110,6 +124,7 @@ async function measure(agents: number, archived: number, updates: number): Promi
 		const win = box?.ownerDocument.defaultView;
 		if (!box || !win) throw new Error("no filter box");
 		const filterMs: number[] = [];
+		collectGarbage();
 		for (const query of Array.from({ length: FILTER_REPEATS }, () => FILTERS).flat()) {
 			box.value = query;
 			const t0 = performance.now();
@@ -150,7 +165,7 @@ async function measure(agents: number, archived: number, updates: number): Promi
 			const path = row.getAttribute("data-path") ?? "";
 			if (!touched.has(path) && !after.includes(row)) otherRowsTouched++;
 		}
-		return { openMs, flowMs, filterMs, updateMs, otherRowsTouched };
+		return { openMs, flowMs, filterMs, updateMs, otherRowsTouched, heapMb };
 	} finally {
 		await host.dispose();
 	}
@@ -161,10 +176,13 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 	const archived = options.archived ?? (options.quick ? 2000 : 20000);
 	const updates = options.updates ?? (options.quick ? 50 : 200);
 	const rounds = options.rounds ?? (options.quick ? 1 : 2);
+	const opens = options.opens ?? 3;
+	// The history's notes are made once: each round's vault gets the same ones.
+	const history = (options.history ?? ((count: number) => historyFiles(count, 0)))(archived);
 	const runs: { history: ViewFigures[]; none: ViewFigures[] } = { history: [], none: [] };
 	for (let round = 0; round < rounds; round++) {
 		for (const which of round % 2 === 0 ? (["history", "none"] as const) : (["none", "history"] as const)) {
-			runs[which].push(await measure(agents, which === "history" ? archived : 0, updates));
+			runs[which].push(which === "history" ? await measure(agents, history, archived, updates, opens) : await measure(agents, {}, 0, updates, opens));
 		}
 	}
 	const sum = (figures: ViewFigures[]): Figures => ({
@@ -172,18 +190,23 @@ export async function runViewBench(options: ViewBenchOptions = {}): Promise<View
 		flowMs: spread(figures.flatMap((f) => f.flowMs)),
 		filterMs: spread(figures.flatMap((f) => f.filterMs)),
 		updateMs: spread(figures.flatMap((f) => f.updateMs)),
+		heapMb: spread(figures.map((f) => f.heapMb)),
 	});
-	const history = sum(runs.history);
+	const withHistory = sum(runs.history);
 	const none = sum(runs.none);
 	return {
 		agents,
 		archived,
 		rounds,
-		history,
+		history: withHistory,
 		none,
-		openRatio: history.openMs.median / none.openMs.median,
-		flowRatio: history.flowMs.median / none.flowMs.median,
-		filterRatio: history.filterMs.median / none.filterMs.median,
+		openRatio: withHistory.openMs.median / none.openMs.median,
+		flowRatio: withHistory.flowMs.median / none.flowMs.median,
+		filterRatio: withHistory.filterMs.median / none.filterMs.median,
+		roundRatios: {
+			open: spread(runs.history.map((h, i) => spread(h.openMs).median / spread(runs.none[i].openMs).median)),
+			filter: spread(runs.history.map((h, i) => spread(h.filterMs).median / spread(runs.none[i].filterMs).median)),
+		},
 		otherRowsTouched: [...runs.history, ...runs.none].reduce((n, f) => n + f.otherRowsTouched, 0),
 	};
 }
