@@ -9,6 +9,7 @@ import type { Message } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
 import { startScriptedAgent } from "../test-support/scripted-agent";
+import { firstJsonLine } from "./child-lines";
 
 // `a2a serve` under load, as users run it: the CLI bundle serving on 127.0.0.1, `a2a route --watch`
 // beside it, a scripted agent answering, and the official @a2a-js/sdk client sending N messages at
@@ -39,17 +40,6 @@ function percentile(sorted: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function waitForLine(child: ChildProcess): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let buffer = "";
-		child.stdout?.on("data", (chunk: Buffer) => {
-			buffer += chunk.toString("utf8");
-			const line = buffer.split("\n").find((l) => l.startsWith("{"));
-			if (line) resolve(line);
-		});
-		child.once("exit", (code) => reject(new Error(`a2a serve exited with ${code}`)));
-	});
-}
 
 function runToEnd(cli: string, args: string[]): Promise<void> {
 	return new Promise((resolve, reject) => {
@@ -74,7 +64,7 @@ async function round(cli: string, count: number, index: number): Promise<A2aRoun
 		await runToEnd(cli, ["init", "--vault", dir]);
 		start(["route", "--watch", "--interval", "2000"], false);
 		const served = start(["serve", "--port", "0", "--json"], true);
-		const url = (JSON.parse(await waitForLine(served)) as { url: string }).url;
+		const url = (JSON.parse(await firstJsonLine(served, "a2a serve")) as { url: string }).url;
 		agent = startScriptedAgent(dir, GROUP, (id) => `answer to ${id}`);
 		const client = await new ClientFactory().createFromUrl(`${url}groups/${GROUP}/`);
 		// One at a time first: the latency of a single call, without queueing behind others.

@@ -2,10 +2,10 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { AGENT_CARD_PATH, TaskState } from "@a2a-js/sdk";
-import type { AgentCard } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
+import { plainAgentCard } from "../test-support/agent-card";
 
 // The reference `a2a serve` is measured against (bench/serve200-bench.ts): the SDK's own server as
 // its documentation builds one, run as a child process like `a2a serve`. DefaultRequestHandler over
@@ -25,28 +25,12 @@ class CompletedAtOnce implements AgentExecutor {
 	}
 }
 
-function card(url: string): AgentCard {
-	return {
-		name: "sdk-reference",
-		description: "the @a2a-js/sdk reference server of the benchmark",
-		version: "0.0.1",
-		supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" }],
-		provider: undefined,
-		capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-		securitySchemes: {},
-		securityRequirements: [],
-		defaultInputModes: ["text/plain"],
-		defaultOutputModes: ["text/plain"],
-		skills: [],
-		signatures: [],
-	};
-}
 
 async function main(): Promise<void> {
 	const server = http.createServer();
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-	const agentCard = card(url);
+	const agentCard = plainAgentCard("sdk-reference", "the @a2a-js/sdk reference server of the benchmark", url);
 	const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new CompletedAtOnce());
 	const app = express();
 	app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));

@@ -8,6 +8,7 @@ import { Role } from "@a2a-js/sdk";
 import type { Message } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
+import { firstJsonLine } from "./child-lines";
 import { fmt, fmtSpread, quantile, spread } from "./stats";
 import type { Spread } from "./stats";
 
@@ -57,17 +58,6 @@ export interface Serve200Options {
 
 const GROUP = "10-backend-group";
 
-function firstJsonLine(child: ChildProcess, what: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let buffer = "";
-		child.stdout?.on("data", (chunk: Buffer) => {
-			buffer += chunk.toString("utf8");
-			const line = buffer.split("\n").find((l) => l.startsWith("{"));
-			if (line) resolve(line);
-		});
-		child.once("exit", (code) => reject(new Error(`${what} exited with ${code}`)));
-	});
-}
 
 function runToEnd(cli: string, args: string[]): Promise<void> {
 	return new Promise((resolve, reject) => {

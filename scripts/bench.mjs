@@ -16,36 +16,11 @@ try {
 	const bench = path.join(out, "bench.cjs");
 	const cli = path.join(out, "cli.cjs");
 	const sdkServer = path.join(out, "sdk-server.cjs");
-	await esbuild.build({
-		entryPoints: [path.join(root, "bench", "run.ts")],
-		bundle: true,
-		platform: "node",
-		format: "cjs",
-		target: "node20",
-		outfile: bench,
-		alias: { obsidian: path.join(root, "test-support", "fake-obsidian", "index.ts") },
-		external: ["happy-dom"],
-		logLevel: "warning",
-	});
-	await esbuild.build({
-		banner: { js: "/* A2A Relay command-line router, bundled by esbuild */" },
-		entryPoints: [path.join(root, "cli", "bin.ts")],
-		bundle: true,
-		platform: "node",
-		format: "cjs",
-		target: "node20",
-		outfile: cli,
-		logLevel: "warning",
-	});
-	await esbuild.build({
-		entryPoints: [path.join(root, "bench", "sdk-reference-server.ts")],
-		bundle: true,
-		platform: "node",
-		format: "cjs",
-		target: "node20",
-		outfile: sdkServer,
-		logLevel: "warning",
-	});
+	/** One bundle for Node, as the CLI ships. */
+	const bundle = (entry, outfile, more = {}) => esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", target: "node20", outfile, logLevel: "warning", ...more });
+	await bundle(path.join(root, "bench", "run.ts"), bench, { alias: { obsidian: path.join(root, "test-support", "fake-obsidian", "index.ts") }, external: ["happy-dom"] });
+	await bundle(path.join(root, "cli", "bin.ts"), cli, { banner: { js: "/* A2A Relay command-line router, bundled by esbuild */" } });
+	await bundle(path.join(root, "bench", "sdk-reference-server.ts"), sdkServer);
 	// happy-dom stays external: the bundle in the temporary folder finds it through NODE_PATH.
 	const env = { ...process.env, NODE_PATH: path.join(root, "node_modules") };
 	const result = spawnSync(process.execPath, ["--expose-gc", bench, "--cli", cli, "--sdk-server", sdkServer, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import * as http from "node:http";
 import { A2A_VERSION_HEADER, AgentCard, Extensions, HTTP_EXTENSION_HEADER, Role, TaskState } from "@a2a-js/sdk";
 import type { Message, Part } from "@a2a-js/sdk";
+import { plainAgentCard } from "./agent-card";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext, UnauthenticatedUser, validateVersion } from "@a2a-js/sdk/server";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 
@@ -125,22 +126,6 @@ class Agent implements AgentExecutor {
 	}
 }
 
-function card(kind: AgentKind, url: string): AgentCard {
-	return {
-		name: kind,
-		description: `a ${kind} test agent`,
-		version: "0.0.1",
-		supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" }],
-		provider: undefined,
-		capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-		securitySchemes: {},
-		securityRequirements: [],
-		defaultInputModes: ["text/plain"],
-		defaultOutputModes: ["text/plain"],
-		skills: [],
-		signatures: [],
-	};
-}
 
 function readBody(req: http.IncomingMessage): Promise<string> {
 	return new Promise((resolve, reject) => {
@@ -192,7 +177,7 @@ export async function startRemoteAgents(options: { token?: string } = {}): Promi
 	const agents = new Map<string, { kind: AgentKind; card: AgentCard; transport: JsonRpcTransportHandler }>();
 	for (const kind of AGENT_KINDS) {
 		const mount = `/agents/${kind}/`;
-		const agentCard = card(kind, `${kind === "elsewhere" ? elsewhere : base}${mount}`);
+		const agentCard = plainAgentCard(kind, `a ${kind} test agent`, `${kind === "elsewhere" ? elsewhere : base}${mount}`);
 		agents.set(mount, { kind, card: agentCard, transport: new JsonRpcTransportHandler(new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new Agent(kind, shared))) });
 	}
 	const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {

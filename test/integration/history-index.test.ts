@@ -123,6 +123,18 @@ async function where(dir: string): Promise<string[]> {
 	return out.sort();
 }
 
+/** A generated vault that one session has routed, so that it holds the plugin's copy of its history. */
+async function vaultWithCopy(seed: number, n: number): Promise<Generated & { dir: string }> {
+	const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-copy-"));
+	dirs.push(dir);
+	const generated = generate(seed, n);
+	await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
+	await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
+	for (const [rel, text] of generated.files) await writeAt(dir, rel, text, DAY_AGO);
+	await session(dir);
+	return { dir, ...generated };
+}
+
 describe("the plugin's copy of the history index", () => {
 	for (const seed of [1, 2, 3]) {
 		it(`decides exactly as a cold full read, after notes were edited, deleted and added while Obsidian was closed (generated vault ${seed})`, async () => {
@@ -186,13 +198,7 @@ describe("the plugin's copy of the history index", () => {
 	}
 
 	it("a copy cut short, garbled or of another root is not used: the history is read again and a duplicate is still refused", async () => {
-		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-damaged-"));
-		dirs.push(dir);
-		const { files, answered } = generate(7, 60);
-		await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
-		await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
-		for (const [rel, text] of files) await writeAt(dir, rel, text, DAY_AGO);
-		await session(dir);
+		const { dir, files, answered } = await vaultWithCopy(7, 60);
 		const copy = await fs.readFile(path.join(dir, HISTORY_FILE), "utf8");
 		const [id] = [...answered.keys()];
 		const damaged = [copy.slice(0, copy.length - 40), copy.replace(/\t\{/, "\t["), copy.replace('"root":"A2A"', '"root":"Other"')];
@@ -206,13 +212,7 @@ describe("the plugin's copy of the history index", () => {
 	}, 60_000);
 
 	it("a row of the copy damaged inside its JSON (its fields and braces kept) is read from the vault before it decides anything", async () => {
-		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-row-"));
-		dirs.push(dir);
-		const { files, answered } = generate(11, 60);
-		await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
-		await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
-		for (const [rel, text] of files) await writeAt(dir, rel, text, DAY_AGO);
-		await session(dir);
+		const { dir, files, answered } = await vaultWithCopy(11, 60);
 		const [id] = [...answered.keys()];
 		const file = (answered.get(id) as [string, string, string])[2];
 		const copy = await fs.readFile(path.join(dir, HISTORY_FILE), "utf8");
