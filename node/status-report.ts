@@ -5,7 +5,8 @@ import { parseLease } from "../src/core/lease";
 import { queueSummary } from "../src/core/queues";
 import { gatewayGroup } from "../src/core/registry";
 import type { GroupQueue } from "../src/core/queues";
-import { refreshIndex } from "../src/router/index-refresh";
+import { historyCounts } from "../src/router/history-counts";
+import { refreshLive } from "../src/router/index-refresh";
 import { scanAgents } from "./agent-scan";
 import { obsidianSyncOn, readPluginSettings } from "./plugin-settings";
 import type { NodeVault } from "./node-vault";
@@ -95,8 +96,12 @@ export async function agentFolders(session: VaultSession, extra: string[] = []):
 export async function statusReport(session: VaultSession, agentFolders: string[], staleMinutes: number, now: number): Promise<StatusReport> {
 	const { router, vault } = session;
 	const { agents, unreadable } = await scanAgents(vault, agentFolders);
-	await refreshIndex(router);
+	// The history is counted from its listings, never read: a status costs the same on a year of it.
+	await refreshLive(router);
 	const queues = queueSummary(router.index, router.layout, now);
+	const history = await historyCounts(router);
+	for (const q of queues.groups) q.archive = history.archives.get(q.group) ?? 0;
+	queues.deadLetters = history.deadLetters;
 	const agentRows: AgentRow[] = agents.map((a) => ({
 		type: "agent",
 		name: a.name,

@@ -8,7 +8,7 @@ import { missingParentReason, parentOf } from "../core/routing";
 import { oneLine } from "../core/text";
 import { requestFieldProblem } from "../core/validate";
 
-import { refreshIndex } from "../router/index-refresh";
+import { refreshIndex, refreshLive } from "../router/index-refresh";
 import { Refused } from "../router/refused";
 import type { Router } from "../router/router";
 import { createUnderFreeName } from "../router/free-names";
@@ -68,7 +68,10 @@ function checkInput(router: Router, input: SendInput): void {
 
 export async function sendRequest(router: Router, input: SendInput): Promise<SentRequest> {
 	checkInput(router, input);
-	await refreshIndex(router);
+	// A request that starts a conversation gets its ids here (random UUIDs, src/core/ids.ts), which no
+	// note of the history can hold: its check needs the live folders only, however long the history.
+	const startsConversation = input.traceId === undefined && input.parentId === undefined;
+	await (startsConversation ? refreshLive(router) : refreshIndex(router));
 	// The registry may have changed meanwhile: check the groups against the one just read.
 	checkInput(router, input);
 	let { traceId, hopCount, parentId } = input;

@@ -28,6 +28,18 @@ export async function rescanIndex(router: Router): Promise<void> {
 	await sync.rescan(true);
 }
 
+/**
+ * Brings the live part up to date (the registry read again, inboxes and outboxes listed, new notes
+ * read), leaving the history unread: for a question no history note can answer.
+ */
+export async function refreshLive(router: Router): Promise<void> {
+	const own = fresheners.get(router);
+	if (own) return own(router);
+	await router.loadRegistry();
+	await router.indexSync.ensureLive();
+	await router.indexSync.rescan(true, false);
+}
+
 export async function refreshIndex(router: Router, options: { thorough?: boolean } = {}): Promise<void> {
 	const own = options.thorough ? undefined : fresheners.get(router);
 	await (own ? own(router) : rescanIndex(router));
