@@ -101,8 +101,11 @@ export class FolderGuard {
 	 * vault. What was written elsewhere (through a folder swapped for a link meanwhile) is removed there
 	 * unless `removeOutside` is false (a file this process opened, not made).
 	 */
-	assertPlaced(full: string, written: fs.Stats, removeOutside = true): void {
-		const real = realLocationOf(full, written);
+	assertPlaced(full: string, written: fs.Stats, removeOutside = true, tempName?: string): void {
+		// A note can be moved on (a router in another process takes it from an outbox) before it is
+		// looked at: its temporary name, linked in the same folder by the same write and still there,
+		// tells where the write went.
+		const real = realLocationOf(full, written) ?? (tempName === undefined ? null : realLocationOf(tempName, written));
 		this.lookUpVault();
 		if (real !== null && this.vaultReal !== undefined && real.startsWith(this.vaultPrefix)) return;
 		if (real !== null && removeOutside) {

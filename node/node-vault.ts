@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
-import { holdsBytes, linkOrCreate, lstatFile, placeFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
+import { holdsBytes, linkOrCreate, lstatFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { entriesOf, fileInfo, filesBelow } from "./folder-listing";
 import { LogAppender } from "./log-appender";
@@ -102,11 +102,19 @@ export class NodeVault implements VaultPort {
 	/** Places a new file at `full` (never over another) and checks it landed in the vault; null when the name is taken. */
 	private place(full: string, content: string | Buffer): fs.Stats | null {
 		const { temp, written } = this.writeTemp(full, content);
-		const placed = placeFile(temp, full, content);
-		if (placed === null) return null;
-		const id = placed === "linked" ? written : placed;
-		this.guard.assertPlaced(full, id);
-		return id;
+		try {
+			const placed = linkOrCreate(temp, full, content);
+			return placed === null ? null : this.checkPlaced(full, placed, written, temp);
+		} finally {
+			unlinkQuietly(temp);
+		}
+	}
+
+	/** Checks where a placed file landed (folder-guard.ts): a linked one also by its temporary name, should it be moved on already. */
+	private checkPlaced(full: string, placed: "linked" | fs.Stats, written: fs.Stats, temp: string): fs.Stats {
+		if (placed !== "linked") this.guard.assertPlaced(full, placed);
+		else this.guard.assertPlaced(full, written, true, temp);
+		return placed === "linked" ? written : placed;
 	}
 
 	async create(vaultPath: string, text: string, basis?: ReadFile): Promise<boolean> {
@@ -140,7 +148,7 @@ export class NodeVault implements VaultPort {
 				}
 				const placed = linkOrCreate(temp, full, text);
 				if (placed === null) continue;
-				this.guard.assertPlaced(full, placed === "linked" ? written : placed);
+				this.checkPlaced(full, placed, written, temp);
 				return vaultPath;
 			}
 			return null;
