@@ -5,7 +5,7 @@ import A2ARelayPlugin from "../main";
 import manifest from "../manifest.json";
 import { MessageIndex, entryFromRaw } from "../src/core/message-index";
 import { readRawMessage } from "../src/core/message-parse";
-import { decodeRow, encodeRow } from "../src/router/history-cache";
+import { decodeRows, encodeRow } from "../src/router/history-cache";
 import { VIEW_TYPE_AGENT_STATUS } from "../src/ui/agent-status-view";
 import { emptyVault, historyFiles, outboxNote, outboxPath } from "../test-support/bench-notes";
 import { collectGarbage, elapsedMs, quantile, spread } from "./stats";
@@ -189,13 +189,10 @@ export function deferredIndexMemory(count: number): number {
 	// The copy's text as the plugin reads it (counted: the rows' texts are parts of it).
 	const text = bytes.toString("utf8");
 	const index = new MessageIndex();
-	for (let from = 0; from < text.length; ) {
-		const end = text.indexOf("\n", from);
-		const row = decodeRow(text, from, end < 0 ? text.length : end);
+	for (const row of decodeRows(text)) {
 		if (row === null) throw new Error("a row was refused");
 		row.note.entry.location = YEAR_LOCATION;
 		index.set(row.note.entry);
-		from = end < 0 ? text.length : end + 1;
 	}
 	collectGarbage();
 	const after = process.memoryUsage().heapUsed;

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { HISTORY_CACHE_FORMAT, decodeRow, encodeRow } from "../src/router/history-cache";
+import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../src/router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../src/router/history-cache";
 import { readFileBytes, writeNew, writeWhole } from "./file-ops";
 
@@ -144,13 +144,9 @@ export class HistoryCacheFile implements HistoryCacheStore {
 			return null;
 		}
 		const notes = new Map<string, CachedNote>();
-		if (rowsText === "") return notes;
-		for (let from = 0; from < rowsText.length; ) {
-			const end = rowsText.indexOf("\n", from);
-			const row = decodeRow(rowsText, from, end < 0 ? rowsText.length : end);
+		for (const row of decodeRows(rowsText)) {
 			if (row === null) return null;
 			notes.set(row.path, row.note);
-			from = end < 0 ? rowsText.length : end + 1;
 		}
 		return notes;
 	}

@@ -1,5 +1,5 @@
 import type { App } from "obsidian";
-import { HISTORY_CACHE_FORMAT, decodeRow, encodeRow } from "../router/history-cache";
+import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../router/history-cache";
 import type { CachedNote, HistoryCacheStore } from "../router/history-cache";
 
 // The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
@@ -54,12 +54,9 @@ export class HistoryIndexFile implements HistoryCacheStore {
 		const notes = new Map<string, CachedNote>();
 		let rows = 0;
 		let sliceStart = Date.now();
-		for (let from = firstBreak + 1; from < text.length; ) {
-			const end = text.indexOf("\n", from);
-			const row = decodeRow(text, from, end);
+		for (const row of decodeRows(text, firstBreak + 1)) {
 			if (row === null) return null;
 			notes.set(row.path, row.note);
-			from = end + 1;
 			if (++rows % 256 === 0 && Date.now() - sliceStart >= SLICE_MS) {
 				await this.yieldNow();
 				sliceStart = Date.now();

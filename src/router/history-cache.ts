@@ -130,3 +130,13 @@ export function decodeRow(text: string, from = 0, end = text.length): { path: st
 		return null;
 	}
 }
+
+/** The rows of a copy's text from `from` on, one a line; null in place of a line that is none (the copy is then not used). */
+export function* decodeRows(text: string, from = 0): Generator<{ path: string; note: CachedNote } | null> {
+	while (from < text.length) {
+		const end = text.indexOf("\n", from);
+		const stop = end < 0 ? text.length : end;
+		yield decodeRow(text, from, stop);
+		from = stop + 1;
+	}
+}

@@ -113,7 +113,8 @@ export class HistoryFromCopy {
 		const saved = await this.cache.load();
 		// Without a copy every note is read anyway.
 		if (saved === null) return false;
-		const { index, layout } = { index: this.sync.index, layout: this.sync.layout() };
+		const { index } = this.sync;
+		const layout = this.sync.layout();
 		const readAt = this.sync.now();
 		const shares = (e: { messageId?: string; traceId?: string; inReplyTo?: string }) =>
 			(e.messageId !== undefined && keys.has(e.messageId)) || (e.traceId !== undefined && keys.has(e.traceId)) || (e.inReplyTo !== undefined && keys.has(e.inReplyTo));
@@ -131,12 +132,9 @@ export class HistoryFromCopy {
 					}
 				} else {
 					reads++;
-					const read = await this.sync.port.read(path, { maxBytes: this.sync.headBytes });
-					if (read) {
-						const note = cacheable(this.sync.indexText(path, read.text, location), read.info, readAt);
-						// readAll takes this note as read now (or reads it again when its times are too recent).
-						if (note) saved.set(path, note);
-					}
+					const note = await this.readHead(path, location, readAt);
+					// readAll takes this note as read now (or reads it again when its times are too recent).
+					if (note) saved.set(path, note);
 				}
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 			}
@@ -162,6 +160,19 @@ export class HistoryFromCopy {
 			await readRest();
 		}
 		return decision();
+	}
+
+	/**
+	 * Reads a history note's head and indexes it; the entry as the copy may keep it, null when its
+	 * times are too recent to vouch for it or when the note is gone (its entry is then dropped).
+	 */
+	private async readHead(path: string, location: Location, readAt: number): Promise<CachedNote | null> {
+		const read = await this.sync.port.read(path, { maxBytes: this.sync.headBytes });
+		if (!read) {
+			this.sync.index.remove(path);
+			return null;
+		}
+		return cacheable(this.sync.indexText(path, read.text, location), read.info, readAt);
 	}
 
 	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
@@ -198,12 +209,7 @@ export class HistoryFromCopy {
 			}
 			if (cached) changes.replaced.add(path);
 			changes.reads++;
-			const read = await port.read(path, { maxBytes: this.sync.headBytes });
-			if (!read) {
-				index.remove(path);
-				continue;
-			}
-			const note = cacheable(this.sync.indexText(path, read.text), read.info, readAt);
+			const note = await this.readHead(path, location, readAt);
 			if (note) changes.read.set(path, note);
 			if (this.sync.dueToYield()) await this.sync.yieldNow();
 		}

@@ -18,14 +18,14 @@ export function keepIndexFreshWith(router: Router, freshener: IndexFreshener): v
 	fresheners.set(router, freshener);
 }
 
-/** The default refresh: everything listed again, new notes read. */
-export async function rescanIndex(router: Router): Promise<void> {
+/** The default refresh: everything listed again (the history too, unless told), new notes read. */
+export async function rescanIndex(router: Router, options: { history?: boolean } = {}): Promise<void> {
 	await router.loadRegistry();
 	const sync = router.indexSync;
 	await sync.ensureLive();
-	await sync.ensureHistory();
+	if (options.history !== false) await sync.ensureHistory();
 	// Right after a first load this only lists the folders again: nothing new to read.
-	await sync.rescan(true);
+	await sync.rescan(true, options.history !== false);
 }
 
 /**
@@ -34,10 +34,7 @@ export async function rescanIndex(router: Router): Promise<void> {
  */
 export async function refreshLive(router: Router): Promise<void> {
 	const own = fresheners.get(router);
-	if (own) return own(router);
-	await router.loadRegistry();
-	await router.indexSync.ensureLive();
-	await router.indexSync.rescan(true, false);
+	await (own ? own(router) : rescanIndex(router, { history: false }));
 }
 
 export async function refreshIndex(router: Router, options: { thorough?: boolean } = {}): Promise<void> {

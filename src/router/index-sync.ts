@@ -16,7 +16,7 @@ import type { VaultPort } from "./vault-port";
 // years of history as on a new one. Of a history note only its head is read: the frontmatter.
 
 /** Enough of a note for its frontmatter (at most 8 KB, rule 3) and a quarantine block above it. */
-export const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
+const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
 
 export interface IndexSyncOptions {
 	/** Called every few milliseconds of indexing work, so that a host app can stay responsive. */
