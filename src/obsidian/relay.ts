@@ -9,7 +9,7 @@ import { Router } from "../router/router";
 import type { PassReport } from "../router/router";
 import type { RelaySettings } from "../settings";
 import { deviceIdentity, localObservations } from "./device";
-import { HistoryIndexFile } from "./history-index-file";
+import { HistoryIndexFolder } from "./history-index-folder";
 import { Notifier } from "./notifier";
 import { ObsidianVault } from "./obsidian-vault";
 import { RequestUrlRemoteAgents } from "./request-url-remote-agents";
@@ -52,8 +52,8 @@ export class Relay extends Component {
 		private readonly settings: () => RelaySettings,
 		/** The app's one vault port: the names a write reserves are seen by every other write of this app. */
 		port: ObsidianVault,
-		/** Where the plugin keeps its copy of the history index (in its own folder), or null for none. */
-		private readonly historyFile: string | null = null,
+		/** The folder where the plugin keeps its copy of the history index (in its own folder), or null for none. */
+		private readonly historyFolder: string | null = null,
 	) {
 		super();
 		this.port = port;
@@ -73,7 +73,7 @@ export class Relay extends Component {
 			observations: localObservations(this.app),
 			isEditing: (path) => this.isOpenInEditor(path),
 			yieldNow,
-			historyCache: this.historyFile === null ? undefined : new HistoryIndexFile(this.app, this.historyFile, s.rootFolder, yieldNow),
+			historyCache: this.historyFolder === null ? undefined : new HistoryIndexFolder(this.app, this.historyFolder, s.rootFolder, yieldNow, `${this.historyFolder}.json`),
 			remotes: { remotes: new RequestUrlRemoteAgents(this.app), timers: { set: (callback, ms) => window.setTimeout(callback, ms), clear: (handle) => window.clearTimeout(handle as number) } },
 		});
 	}

@@ -45,8 +45,8 @@ export async function startPlugin(plugin: Plugin): Promise<PluginParts> {
 	// One vault port for the router and the commands: two would not see each other's reserved names.
 	const port = new ObsidianVault(app);
 	// The copy of the history index lives in the plugin's own folder (never a note, never routed).
-	const historyFile = `${plugin.manifest.dir ?? `${app.vault.configDir}/plugins/${plugin.manifest.id}`}/history-index.json`;
-	const relay = plugin.addChild(new Relay(app, () => settings.current, port, historyFile));
+	const historyFolder = `${plugin.manifest.dir ?? `${app.vault.configDir}/plugins/${plugin.manifest.id}`}/history-index`;
+	const relay = plugin.addChild(new Relay(app, () => settings.current, port, historyFolder));
 	const agents = plugin.addChild(new AgentStore(app, () => settings.current));
 	settings.onChange((before, after) => applySettings(app, relay, agents, before, after));
 	const state = relayState(relay);

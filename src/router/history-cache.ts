@@ -1,5 +1,6 @@
 import { DeferredEntry } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
+import type { KeyFilter } from "./history-digest";
 import type { FileInfo } from "./vault-port";
 
 // A device-local copy of what the index learnt from the history (archives and dead letters), so
@@ -33,11 +34,31 @@ export interface CachedNote {
 	entry: IndexEntry | DeferredEntry;
 }
 
+/** What a copy split by folder tells of one history folder's part before its rows are read. */
+export interface CopyPart {
+	/**
+	 * The digest (src/router/history-digest.ts) of the folder's listing at a moment when every note
+	 * in it had its row in the part, with the facts listed; null when no such listing was seen (the
+	 * part's rows are then checked one by one against the files).
+	 */
+	digest: string | null;
+	/** The keys (message id, trace id, in_reply_to) of the part's rows. */
+	filter: KeyFilter;
+}
+
 export interface HistoryCacheStore {
 	/** The copy last saved, by vault path; null when there is none (or it cannot be used). Never throws. */
 	load(): Promise<Map<string, CachedNote> | null>;
-	/** Replaces the copy. Never throws: a copy that cannot be saved is the store's to report, and routing goes on. */
-	save(notes: ReadonlyMap<string, CachedNote>): Promise<void>;
+	/**
+	 * Replaces the copy; `digests` has, for folders whose listing the notes all come from, that
+	 * listing's digest. Never throws: a copy that cannot be saved is the store's to report, and
+	 * routing goes on.
+	 */
+	save(notes: ReadonlyMap<string, CachedNote>, digests: ReadonlyMap<string, string>): Promise<void>;
+	/** A copy split by folder: what it tells of each folder's part; null when there is no usable copy. Never throws. */
+	loadSummary?(): Promise<ReadonlyMap<string, CopyPart> | null>;
+	/** The rows of one folder's part (of the summary last loaded); null when they cannot be used (its notes are then read). Never throws. */
+	loadPart?(folder: string): Promise<Map<string, CachedNote> | null>;
 }
 
 /** True when `cached` was read from the file `info` describes now. */

@@ -3,7 +3,8 @@ import type { Location, VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
 import { cacheable, stillTheSame } from "./history-cache";
-import type { CachedNote, HistoryCacheStore } from "./history-cache";
+import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
+import { listingDigest } from "./history-digest";
 import type { VaultPort } from "./vault-port";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
@@ -11,12 +12,15 @@ import type { VaultPort } from "./vault-port";
 // from, and read again otherwise, so that nothing differs from a full read.
 //
 // Where the adapter tells a whole folder's file facts at once (the plugin's: Obsidian keeps every
-// file's size and mtime), a start with notes waiting reads first only what decisions about them
-// can ask for (`readFor`): the saved notes that share a key (message id, trace id, in_reply_to)
-// with them, and every note the copy no longer vouches for. While only that is read, `decide` stops
-// any decision that asks the index about another key (before it did anything: decisions are pure),
-// reads the rest, and makes it again: decisions are the same as on the whole history, by
-// construction. The rest (`readAll`) follows once the waiting notes are routed.
+// file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
+// only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
+// id, trace id, in_reply_to) with them, and every note the copy no longer vouches for. A folder
+// whose listing has the digest its part was saved with is vouched for whole, and its part is read
+// only when its key filter may hold one of those keys; so a start on a history that did not change
+// reads no part at all. While only that is read, `decide` stops any decision that asks the index
+// about another key (before it did anything: decisions are pure), reads the rest, and makes it
+// again: decisions are the same as on the whole history, by construction. The rest (`readAll`)
+// follows once the waiting notes are routed.
 
 /** What reading the history needs of the index it fills (src/router/index-sync.ts). */
 export interface HistoryIndexing {
@@ -42,12 +46,23 @@ interface HistoryChanges {
 	/** Saved notes taken as they were. */
 	used: number;
 	reads: number;
+	/** The listing's digest of each folder whose notes the copy will all keep, as listed, and how many they are. */
+	digests: Map<string, { digest: string; rows: number }>;
+}
+
+/** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
+interface LoadedCopy {
+	rows: Map<string, CachedNote>;
+	/** A copy split by folder: its parts, and the folders whose part was loaded (or found unusable). */
+	parts: ReadonlyMap<string, CopyPart> | null;
+	loaded: Set<string>;
+	/** False when there was no usable copy. */
+	existed: boolean;
 }
 
 /** The history read for some keys only (readFor), until the rest is read. */
 interface PartialHistory {
-	/** The copy as loaded, with the notes read since in place of their saved rows. */
-	saved: Map<string, CachedNote>;
+	copy: LoadedCopy;
 	keys: ReadonlySet<string>;
 	reads: number;
 }
@@ -65,6 +80,8 @@ export class HistoryFromCopy {
 	private copySaving: Promise<void> = Promise.resolve();
 	/** The saving of the copy that `readAll` left for `saved` to start (after the pass routed its notes). */
 	private pendingSave: (() => Promise<void>) | null = null;
+	/** The copy `readFor` found missing or unusable, for `readAll` (which reads every note then). */
+	private unusable: LoadedCopy | null = null;
 
 	constructor(
 		private readonly sync: HistoryIndexing,
@@ -78,6 +95,7 @@ export class HistoryFromCopy {
 	clear(): void {
 		this.partial = null;
 		this.pendingSave = null;
+		this.unusable = null;
 	}
 
 	/** Saves the copy `readAll` left to save, if any, and waits for it. Never fails: a store reports its own problems. */
@@ -94,12 +112,19 @@ export class HistoryFromCopy {
 	async readAll(options: { saveLater?: boolean }): Promise<void> {
 		const partial = this.partial;
 		this.partial = null;
-		const loaded = partial ? partial.saved : await this.cache.load();
-		const saved = loaded ?? new Map<string, CachedNote>();
-		const changes: HistoryChanges = { read: new Map(), replaced: new Set(), used: 0, reads: partial?.reads ?? 0 };
-		for (const folder of await this.sync.historyFolders()) await this.indexFolder(folder, saved, changes);
-		if (changes.reads === 0 && loaded !== null && changes.used === saved.size) return;
-		this.pendingSave = () => this.cache.save(this.keptFrom(saved, changes));
+		const copy = partial?.copy ?? this.unusable ?? (await this.loadCopy());
+		this.unusable = null;
+		const changes: HistoryChanges = { read: new Map(), replaced: new Set(), used: 0, reads: partial?.reads ?? 0, digests: new Map() };
+		const folders = await this.sync.historyFolders();
+		for (const folder of folders) {
+			await this.loadPart(copy, folder);
+			await this.indexFolder(folder, copy.rows, changes);
+		}
+		if (changes.reads === 0 && copy.existed && changes.used === copy.rows.size && sameDigests(copy.parts, changes.digests, folders)) return;
+		this.pendingSave = () => {
+			const kept = this.keptFrom(copy.rows, changes);
+			return this.cache.save(kept, wholeListings(kept, changes.digests));
+		};
 		if (!options.saveLater) await this.saved();
 	}
 
@@ -110,9 +135,12 @@ export class HistoryFromCopy {
 	async readFor(keys: ReadonlySet<string>): Promise<boolean> {
 		const listInfo = this.sync.port.listInfo?.bind(this.sync.port);
 		if (!listInfo) return false;
-		const saved = await this.cache.load();
-		// Without a copy every note is read anyway.
-		if (saved === null) return false;
+		const copy = await this.loadCopy();
+		// Without a copy every note is read anyway (by readAll, which takes this one as it is).
+		if (!copy.existed) {
+			this.unusable = copy;
+			return false;
+		}
 		const { index } = this.sync;
 		const layout = this.sync.layout();
 		const readAt = this.sync.now();
@@ -121,9 +149,25 @@ export class HistoryFromCopy {
 		let reads = 0;
 		for (const folder of await this.sync.historyFolders()) {
 			const location = layout.locate(`${folder}/note.md`);
-			for (const info of await listInfo(folder)) {
+			const infos = await listInfo(folder);
+			const part = copy.parts?.get(folder);
+			if (part?.digest && part.digest === listingDigest(folder, infos)) {
+				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
+				if (this.sync.dueToYield()) await this.sync.yieldNow();
+				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
+				const rows = await this.loadPart(copy, folder);
+				if (rows) {
+					for (const note of rows.values()) {
+						if (!shares(note.entry)) continue;
+						note.entry.location = location;
+						index.set(note.entry);
+					}
+					continue;
+				}
+			} else if (part) await this.loadPart(copy, folder);
+			for (const info of infos) {
 				const path = info.path;
-				const cached = saved.get(path);
+				const cached = copy.rows.get(path);
 				if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
 				if (cached && stillTheSame(cached, info)) {
 					if (shares(cached.entry)) {
@@ -134,12 +178,12 @@ export class HistoryFromCopy {
 					reads++;
 					const note = await this.readHead(path, location, readAt);
 					// readAll takes this note as read now (or reads it again when its times are too recent).
-					if (note) saved.set(path, note);
+					if (note) copy.rows.set(path, note);
 				}
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 			}
 		}
-		this.partial = { saved, keys, reads };
+		this.partial = { copy, keys, reads };
 		return true;
 	}
 
@@ -175,6 +219,25 @@ export class HistoryFromCopy {
 		return cacheable(this.sync.indexText(path, read.text, location), read.info, readAt);
 	}
 
+	/** The copy as the store has it: split by folder (its summary now, its parts as `loadPart` asks for them) or whole. */
+	private async loadCopy(): Promise<LoadedCopy> {
+		if (this.cache.loadSummary) {
+			const parts = await this.cache.loadSummary();
+			return { rows: new Map<string, CachedNote>(), parts, loaded: new Set(), existed: parts !== null };
+		}
+		const rows = await this.cache.load();
+		return { rows: rows ?? new Map<string, CachedNote>(), parts: null, loaded: new Set(), existed: rows !== null };
+	}
+
+	/** Adds a folder's part to the loaded copy (once): its rows, or null when it has none or it cannot be used. */
+	private async loadPart(copy: LoadedCopy, folder: string): Promise<Map<string, CachedNote> | null> {
+		if (!copy.parts?.has(folder) || copy.loaded.has(folder) || !this.cache.loadPart) return null;
+		copy.loaded.add(folder);
+		const rows = await this.cache.loadPart(folder);
+		if (rows) for (const [path, note] of rows) if (!copy.rows.has(path)) copy.rows.set(path, note);
+		return rows;
+	}
+
 	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
 	private keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Map<string, CachedNote> {
 		const kept = new Map<string, CachedNote>();
@@ -185,7 +248,8 @@ export class HistoryFromCopy {
 
 	/**
 	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
-	 * was read from, else read (its head); counts in `changes` what it took and what it read.
+	 * was read from, else read (its head); counts in `changes` what it took and what it read, and
+	 * keeps the listing's digest when the copy will hold every note of it as listed.
 	 */
 	private async indexFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<void> {
 		const { index, port } = this.sync;
@@ -194,6 +258,8 @@ export class HistoryFromCopy {
 		const location = this.sync.layout().locate(`${folder}/note.md`);
 		const infos = port.listInfo ? await port.listInfo(folder) : null;
 		const listed = infos ? infos.map((info) => info.path) : await port.list(folder);
+		let whole = infos !== null;
+		let rows = 0;
 		for (let i = 0; i < listed.length; i++) {
 			const path = listed[i];
 			// A saved path passed the filters below when it was saved (they look at the path alone).
@@ -204,6 +270,7 @@ export class HistoryFromCopy {
 				cached.entry.location = location;
 				index.set(cached.entry);
 				changes.used++;
+				rows++;
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 				continue;
 			}
@@ -211,8 +278,35 @@ export class HistoryFromCopy {
 			changes.reads++;
 			const note = await this.readHead(path, location, readAt);
 			if (note) changes.read.set(path, note);
+			// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
+			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
+			rows++;
 			if (this.sync.dueToYield()) await this.sync.yieldNow();
 		}
+		// A folder without notes needs no part.
+		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows });
 		this.sync.dropGone(folder, new Set(listed));
 	}
+}
+
+/** True when the copy's parts carry the digests this reading found, and no part of a folder gone. */
+function sameDigests(parts: ReadonlyMap<string, CopyPart> | null, digests: HistoryChanges["digests"], folders: readonly string[]): boolean {
+	if (parts === null) return true;
+	if ([...parts.keys()].some((folder) => !folders.includes(folder))) return false;
+	return folders.every((folder) => (parts.get(folder)?.digest ?? null) === (digests.get(folder)?.digest ?? null));
+}
+
+/**
+ * The digests the kept notes still stand for: a folder's, while the copy keeps as many of its notes
+ * as its listing had (a note dropped from the index since would otherwise be vouched for as absent).
+ */
+function wholeListings(kept: ReadonlyMap<string, CachedNote>, digests: HistoryChanges["digests"]): Map<string, string> {
+	const counts = new Map<string, number>();
+	for (const path of kept.keys()) {
+		const folder = path.slice(0, path.lastIndexOf("/"));
+		counts.set(folder, (counts.get(folder) ?? 0) + 1);
+	}
+	const whole = new Map<string, string>();
+	for (const [folder, { digest, rows }] of digests) if (counts.get(folder) === rows) whole.set(folder, digest);
+	return whole;
 }

@@ -1,0 +1,153 @@
+import type { App } from "obsidian";
+import { normalizePath } from "obsidian";
+import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../router/history-cache";
+import type { CachedNote, CopyPart, HistoryCacheStore } from "../router/history-cache";
+import { KeyFilter } from "../router/history-digest";
+import { partFileName, partsOf } from "../router/history-parts";
+
+// The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
+// node/history-cache-file.ts), split by history folder (src/router/history-parts.ts): a folder in
+// the plugin's own folder (`<configDir>/plugins/<id>/history-index/`, written through the adapter,
+// so no vault event and no note) with one part a history folder and `parts.json`, which tells each
+// part's digest and key filter. A part holds for each archived or dead-lettered note of its folder
+// the entry the index read from it, with the size and mtime Obsidian's vault reports for the file
+// (TFile.stat). A start reads `parts.json`, then only the parts it needs
+// (src/router/history-from-copy.ts); nothing the router decides can differ from a full read.
+// The copy is a cache: a missing, damaged or foreign part (another root) only costs the reads.
+// Parts are written before `parts.json`: a part that does not match it (a save cut short) is not used.
+
+/** A part's rows are read in slices: reading yields once it has kept the app this long (checked every few hundred rows). */
+const SLICE_MS = 8;
+
+interface PartHeader {
+	format: number;
+	root: string;
+	folder: string;
+	digest: string | null;
+	rows: number;
+}
+
+interface Summary {
+	format: number;
+	root: string;
+	parts: (PartHeader & { file: string; filter: string })[];
+}
+
+const SUMMARY = "parts.json";
+
+export class HistoryIndexFolder implements HistoryCacheStore {
+	/** The parts `parts.json` told of when it was last read or written, by folder. */
+	private summary = new Map<string, Summary["parts"][number]>();
+
+	constructor(
+		private readonly app: App,
+		/** The copy's folder in the vault's adapter (inside the plugin's folder). */
+		private readonly folder: string,
+		private readonly root: string,
+		private readonly yieldNow: () => Promise<void> = () => Promise.resolve(),
+		/** The copy of an earlier version (one file), removed with the first save. */
+		private readonly formerFile?: string,
+	) {}
+
+	async loadSummary(): Promise<Map<string, CopyPart> | null> {
+		this.summary.clear();
+		const text = await this.readText(SUMMARY);
+		if (text === null) return null;
+		const parts = new Map<string, CopyPart>();
+		try {
+			const summary = JSON.parse(text) as Summary;
+			if (summary.format !== HISTORY_CACHE_FORMAT || summary.root !== this.root || !Array.isArray(summary.parts)) return null;
+			for (const part of summary.parts) {
+				const filter = typeof part.filter === "string" ? KeyFilter.decode(part.filter) : null;
+				// A part without a usable filter is left out: its folder's notes are read.
+				if (filter === null || typeof part.folder !== "string" || typeof part.file !== "string") continue;
+				this.summary.set(part.folder, part);
+				parts.set(part.folder, { digest: typeof part.digest === "string" ? part.digest : null, filter });
+			}
+		} catch {
+			return null;
+		}
+		return parts;
+	}
+
+	async loadPart(folder: string): Promise<Map<string, CachedNote> | null> {
+		const part = this.summary.get(folder);
+		const text = part ? await this.readText(part.file) : null;
+		if (!part || text === null) return null;
+		const firstBreak = text.indexOf("\n");
+		// A part cut short (a write interrupted) ends without its closing line break.
+		if (firstBreak < 0 || !text.endsWith("\n")) return null;
+		try {
+			const header = JSON.parse(text.slice(0, firstBreak)) as PartHeader;
+			if (header.format !== HISTORY_CACHE_FORMAT || header.root !== this.root || header.folder !== folder || header.digest !== part.digest || header.rows !== part.rows) return null;
+		} catch {
+			return null;
+		}
+		const notes = new Map<string, CachedNote>();
+		let sliceStart = Date.now();
+		for (const row of decodeRows(text, firstBreak + 1)) {
+			if (row === null || !row.path.startsWith(`${folder}/`)) return null;
+			notes.set(row.path, row.note);
+			if (notes.size % 256 === 0 && Date.now() - sliceStart >= SLICE_MS) {
+				await this.yieldNow();
+				sliceStart = Date.now();
+			}
+		}
+		return notes.size === part.rows ? notes : null;
+	}
+
+	async load(): Promise<Map<string, CachedNote> | null> {
+		const parts = await this.loadSummary();
+		if (parts === null) return null;
+		const notes = new Map<string, CachedNote>();
+		for (const folder of parts.keys()) for (const [path, note] of (await this.loadPart(folder)) ?? []) notes.set(path, note);
+		return notes;
+	}
+
+	async save(notes: ReadonlyMap<string, CachedNote>, digests: ReadonlyMap<string, string>): Promise<void> {
+		const adapter = this.app.vault.adapter;
+		try {
+			if (!(await adapter.exists(this.folder))) await adapter.mkdir(this.folder);
+			const written: Summary["parts"] = [];
+			for (const part of partsOf(notes, digests)) {
+				const header: PartHeader = { format: HISTORY_CACHE_FORMAT, root: this.root, folder: part.folder, digest: part.digest, rows: part.rows.length };
+				const entry = { ...header, file: partFileName(part.folder), filter: part.filter.encode() };
+				written.push(entry);
+				// A part whose listing did not change holds the same rows: it is not written again.
+				const before = this.summary.get(part.folder);
+				if (part.digest !== null && before?.digest === part.digest && before.rows === header.rows && before.file === entry.file) continue;
+				const lines = part.rows.map(([path, note]) => encodeRow(path, note));
+				await adapter.write(this.pathOf(entry.file), `${JSON.stringify(header)}\n${lines.join("\n")}\n`);
+				await this.yieldNow();
+			}
+			await adapter.write(this.pathOf(SUMMARY), JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root, parts: written } satisfies Summary));
+			this.summary = new Map(written.map((part) => [part.folder, part]));
+			await this.removeUnused(new Set([SUMMARY, ...written.map((part) => part.file)]));
+		} catch (error) {
+			// Routing goes on; the next start reads the history again.
+			console.error("A2A Relay: the history index could not be saved", error);
+		}
+	}
+
+	/** Removes the files of parts no longer written, and the copy of an earlier version. */
+	private async removeUnused(used: ReadonlySet<string>): Promise<void> {
+		const adapter = this.app.vault.adapter;
+		for (const file of (await adapter.list(this.folder)).files) if (!used.has(file.slice(file.lastIndexOf("/") + 1))) await adapter.remove(file);
+		if (this.formerFile !== undefined && (await adapter.exists(this.formerFile))) await adapter.remove(this.formerFile);
+	}
+
+	private pathOf(file: string): string {
+		return normalizePath(`${this.folder}/${file}`);
+	}
+
+	/** A file of the copy, or null when it is missing or cannot be read. */
+	private async readText(file: string): Promise<string | null> {
+		try {
+			const path = this.pathOf(file);
+			if (!(await this.app.vault.adapter.exists(path))) return null;
+			return await this.app.vault.adapter.read(path);
+		} catch {
+			return null;
+		}
+	}
+}

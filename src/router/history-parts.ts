@@ -1,0 +1,43 @@
+import type { CachedNote } from "./history-cache";
+import { KeyFilter, textHash } from "./history-digest";
+
+// A history copy split by folder (the plugin's, src/obsidian/history-index-folder.ts): one part for
+// each history folder, with its rows, the digest of the listing they stand for (when they stand for
+// a whole listing) and a filter of their keys, so that a start reads only the parts it needs.
+
+/** One folder's part, as a store writes it. */
+export interface PartToSave {
+	folder: string;
+	rows: [string, CachedNote][];
+	digest: string | null;
+	filter: KeyFilter;
+}
+
+/** The folder a note's row belongs to: the folder its path is directly in. */
+export function folderOf(path: string): string {
+	return path.slice(0, path.lastIndexOf("/"));
+}
+
+/** The notes of a copy by folder, each part with its digest (from `digests`) and the filter of its keys. */
+export function partsOf(notes: ReadonlyMap<string, CachedNote>, digests: ReadonlyMap<string, string>): PartToSave[] {
+	const rows = new Map<string, [string, CachedNote][]>();
+	for (const row of notes) {
+		const folder = folderOf(row[0]);
+		const list = rows.get(folder);
+		if (list) list.push(row);
+		else rows.set(folder, [row]);
+	}
+	return [...rows].map(([folder, list]) => {
+		const filter = KeyFilter.sized(list.length * 3);
+		for (const [, note] of list) {
+			const { messageId, traceId, inReplyTo } = note.entry;
+			for (const key of [messageId, traceId, inReplyTo]) if (key !== undefined) filter.add(key);
+		}
+		return { folder, rows: list, digest: digests.get(folder) ?? null, filter };
+	});
+}
+
+/** A part's file name: the same for a folder on every start, and only letters, digits and one dot. */
+export function partFileName(folder: string): string {
+	return `${textHash(folder, 0x811c9dc5).toString(36)}${textHash(folder, 0x050c5d1f).toString(36)}.tsv`;
+}

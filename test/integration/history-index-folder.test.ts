@@ -1,0 +1,99 @@
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HistoryIndexFolder } from "../../src/obsidian/history-index-folder";
+import type { CachedNote } from "../../src/router/history-cache";
+import type { IndexEntry } from "../../src/core/message-index";
+import { TempHost } from "../../test-support/fake-obsidian/node-host";
+
+// The plugin's history copy on disk, one part a history folder: what a save writes (and what it
+// leaves as it is), and which parts a load refuses.
+
+const COPY = ".obsidian/plugins/a2a-relay/history-index";
+const FORMER = ".obsidian/plugins/a2a-relay/history-index.json";
+const MONTHS = ["A2A/groups/g/archive/2026-10", "A2A/groups/g/archive/2026-11", "A2A/dead-letter"];
+
+let dir: string;
+let host: TempHost;
+beforeEach(async () => {
+	dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-folder-"));
+	host = new TempHost(dir);
+});
+afterEach(async () => {
+	await host.dispose();
+	await fs.rm(dir, { recursive: true, force: true });
+});
+
+function note(folder: string, i: number): [string, CachedNote] {
+	const path = `${folder}/n ${i}.md`;
+	const entry: IndexEntry = { path, location: { area: "dead-letter" }, kind: "request", route: [], messageId: `id-${folder}-${i}`, traceId: `trace-${i}` };
+	return [path, { size: 100 + i, mtime: 1_700_000_000_000 + i, entry }];
+}
+
+const notesOf = (folders: string[], n = 5) => new Map(folders.flatMap((f) => Array.from({ length: n }, (_, i) => note(f, i))));
+const store = () => new HistoryIndexFolder(host.app, COPY, "A2A", undefined, FORMER);
+
+/** The adapter's writes while `work` runs. */
+async function writes(work: () => Promise<void>): Promise<string[]> {
+	const adapter = host.app.vault.adapter;
+	const write = adapter.write.bind(adapter);
+	const seen: string[] = [];
+	adapter.write = (file: string, text: string) => {
+		seen.push(file.slice(COPY.length + 1));
+		return write(file, text);
+	};
+	try {
+		await work();
+	} finally {
+		adapter.write = write;
+	}
+	return seen;
+}
+
+describe("the plugin's history copy, one part a folder", () => {
+	it("writes a part per folder and parts.json last; the next save writes again only the parts whose listing changed, and removes the parts of folders gone and the former copy", async () => {
+		await fs.mkdir(path.join(dir, path.dirname(FORMER)), { recursive: true });
+		await fs.writeFile(path.join(dir, FORMER), "{}");
+		const digests = new Map(MONTHS.map((f) => [f, `d-${f}`]));
+		const first = await writes(() => store().save(notesOf(MONTHS), digests));
+		expect(first.length).toBe(4);
+		expect(first[3]).toBe("parts.json");
+		await expect(fs.stat(path.join(dir, FORMER))).rejects.toThrow();
+
+		// A new start: one month's listing changed, the dead-letter folder is gone.
+		const next = store();
+		expect((await next.loadSummary())?.size).toBe(3);
+		const changed = new Map([...digests].filter(([f]) => f !== MONTHS[2]).map(([f, d]) => [f, f === MONTHS[1] ? `${d}-2` : d]));
+		const notes = new Map([...notesOf([MONTHS[0]]), ...notesOf([MONTHS[1]], 6)]);
+		const second = await writes(() => next.save(notes, changed));
+		expect(second).toEqual([first[1], "parts.json"]);
+		const files = (await fs.readdir(path.join(dir, COPY))).sort();
+		expect(files).toEqual([first[0], first[1], "parts.json"].sort());
+
+		const loaded = await store().load();
+		expect([...(loaded?.keys() ?? [])].sort()).toEqual([...notes.keys()].sort());
+	});
+
+	it("keeps no digest for a folder it was given none for, and tells which keys a part may hold", async () => {
+		const s = store();
+		await s.save(notesOf(MONTHS), new Map([[MONTHS[0], "d0"]]));
+		const summary = await store().loadSummary();
+		expect(summary?.get(MONTHS[0])?.digest).toBe("d0");
+		expect(summary?.get(MONTHS[1])?.digest).toBeNull();
+		expect(summary?.get(MONTHS[1])?.filter.mayHold(`id-${MONTHS[1]}-3`)).toBe(true);
+		expect(summary?.get(MONTHS[1])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(false);
+	});
+
+	it("refuses a part that parts.json does not describe (a save cut short between the two) and keeps the others", async () => {
+		await store().save(notesOf(MONTHS), new Map(MONTHS.map((f) => [f, `d-${f}`])));
+		const summaryText = await fs.readFile(path.join(dir, COPY, "parts.json"), "utf8");
+		// A later save wrote one part again (its folder's listing changed) and stopped before parts.json.
+		await store().save(notesOf(MONTHS), new Map(MONTHS.map((f) => [f, f === MONTHS[0] ? "d-new" : `d-${f}`])));
+		await fs.writeFile(path.join(dir, COPY, "parts.json"), summaryText);
+		const s = store();
+		await s.loadSummary();
+		expect(await s.loadPart(MONTHS[0])).toBeNull();
+		expect((await s.loadPart(MONTHS[1]))?.size).toBe(5);
+	});
+});

@@ -1,0 +1,73 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FolderDigest, KeyFilter, listingDigest } from "../../src/router/history-digest";
+import type { FileInfo } from "../../src/router/vault-port";
+
+// The summaries that let a start skip the parts of its history copy it does not need: a folder's
+// digest must change with any file's name or facts and not with the order of its listing; a key
+// filter must never say "no" of a key it holds, and rarely "may" of one it does not.
+
+const file = (name: string, size = 100, mtime = 1_700_000_000_000, more: Partial<FileInfo> = {}): FileInfo => ({ path: `A2A/groups/g/archive/2026-11/${name}`, size, mtime, ...more });
+const FOLDER = "A2A/groups/g/archive/2026-11";
+
+describe("a folder's digest", () => {
+	it("is the same for a listing in any order", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 30 }), fc.integer(), (names, seed) => {
+				const infos = names.map((n, i) => file(`${n}.md`, i * 7, 1_700_000_000_000 + i));
+				const shuffled = [...infos].sort((a, b) => ((a.size * 31 + seed) % 97) - ((b.size * 31 + seed) % 97));
+				expect(listingDigest(FOLDER, shuffled)).toBe(listingDigest(FOLDER, infos));
+			}),
+		);
+	});
+
+	it("changes with a file's name, size, mtime, ctime or identity, with a file added or removed, and with two files' facts swapped", () => {
+		const base = [file("a.md", 100, 1000), file("b.md", 200, 2000)];
+		const digest = listingDigest(FOLDER, base);
+		const variants = [
+			[file("c.md", 100, 1000), base[1]],
+			[file("a.md", 101, 1000), base[1]],
+			[file("a.md", 100, 1001), base[1]],
+			[file("a.md", 100, 1000, { changed: 5 }), base[1]],
+			[file("a.md", 100, 1000, { id: "1:2" }), base[1]],
+			[base[0]],
+			[...base, file("c.md")],
+			[file("a.md", 200, 2000), file("b.md", 100, 1000)],
+			// An mtime past 2^32 ms differs only in its high bits.
+			[file("a.md", 100, 1000 + 2 ** 32), base[1]],
+		];
+		for (const variant of variants) expect(listingDigest(FOLDER, variant), JSON.stringify(variant)).not.toBe(digest);
+		expect(new Set(variants.map((v) => listingDigest(FOLDER, v))).size).toBe(variants.length);
+	});
+
+	it("of an empty listing is that of no file", () => {
+		expect(listingDigest(FOLDER, [])).toBe(new FolderDigest().value());
+	});
+});
+
+describe("a key filter", () => {
+	it("holds every key added, across its encoding", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.string(), { maxLength: 200 }), (keys) => {
+				const filter = KeyFilter.sized(keys.length);
+				for (const key of keys) filter.add(key);
+				const decoded = KeyFilter.decode(filter.encode());
+				expect(decoded).not.toBeNull();
+				for (const key of keys) expect(decoded?.mayHold(key)).toBe(true);
+			}),
+		);
+	});
+
+	it("says 'may' of under 2% of keys it does not hold", () => {
+		const filter = KeyFilter.sized(30_000);
+		for (let i = 0; i < 30_000; i++) filter.add(`held-${i}`);
+		let wrong = 0;
+		for (let i = 0; i < 30_000; i++) if (filter.mayHold(`other-${i}`)) wrong++;
+		expect(wrong / 30_000).toBeLessThan(0.02);
+	});
+
+	it("refuses a text that is not one", () => {
+		expect(KeyFilter.decode("")).toBeNull();
+		expect(KeyFilter.decode("not base64 !")).toBeNull();
+	});
+});
