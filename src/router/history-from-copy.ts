@@ -60,6 +60,20 @@ interface LoadedCopy {
 	existed: boolean;
 }
 
+/** The copy as last saved or found up to date: its rows, the digests of its folders (null: a store not split by folder), and when. */
+interface CurrentCopy {
+	rows: Map<string, CachedNote>;
+	digests: ReadonlyMap<string, string | null> | null;
+	at: number;
+}
+
+/** How long the copy may lag behind the history while a router runs (its next start reads what it lacks). */
+const REFRESH_MS = 10 * 60_000;
+
+function noChanges(reads: number): HistoryChanges {
+	return { read: new Map(), replaced: new Set(), used: 0, reads, digests: new Map() };
+}
+
 /** The history read for some keys only (readFor), until the rest is read. */
 interface PartialHistory {
 	copy: LoadedCopy;
@@ -82,6 +96,8 @@ export class HistoryFromCopy {
 	private pendingSave: (() => Promise<void>) | null = null;
 	/** The copy `readFor` found missing or unusable, for `readAll` (which reads every note then). */
 	private unusable: LoadedCopy | null = null;
+	/** The copy as last saved or found up to date, once the whole history is read. */
+	private current: CurrentCopy | null = null;
 
 	constructor(
 		private readonly sync: HistoryIndexing,
@@ -96,6 +112,7 @@ export class HistoryFromCopy {
 		this.partial = null;
 		this.pendingSave = null;
 		this.unusable = null;
+		this.current = null;
 	}
 
 	/** Saves the copy `readAll` left to save, if any, and waits for it. Never fails: a store reports its own problems. */
@@ -114,16 +131,40 @@ export class HistoryFromCopy {
 		this.partial = null;
 		const copy = partial?.copy ?? this.unusable ?? (await this.loadCopy());
 		this.unusable = null;
-		const changes: HistoryChanges = { read: new Map(), replaced: new Set(), used: 0, reads: partial?.reads ?? 0, digests: new Map() };
+		const changes = noChanges(partial?.reads ?? 0);
 		const folders = await this.sync.historyFolders();
 		for (const folder of folders) {
 			await this.loadPart(copy, folder);
-			await this.indexFolder(folder, copy.rows, changes);
+			await this.indexFolder(folder, copy.rows, changes, true);
 		}
-		if (changes.reads === 0 && copy.existed && changes.used === copy.rows.size && sameDigests(copy.parts, changes.digests, folders)) return;
+		const digests = copy.parts ? new Map([...copy.parts].map(([folder, part]) => [folder, part.digest])) : null;
+		await this.settle({ rows: copy.rows, digests, at: this.sync.now() }, changes, copy.existed, folders, options);
+	}
+
+	/**
+	 * Brings the copy up to date with the history once REFRESH_MS have passed since it was last
+	 * saved or found up to date (after `readAll`): the notes archived since and those changed are
+	 * read, so that the next start need not read them before its first delivery. Saves as `readAll`.
+	 */
+	async refresh(options: { saveLater?: boolean }): Promise<void> {
+		const current = this.current;
+		if (!current || this.partial || this.sync.now() - current.at < REFRESH_MS) return;
+		current.at = this.sync.now();
+		const changes = noChanges(0);
+		const folders = await this.sync.historyFolders();
+		for (const folder of folders) await this.indexFolder(folder, current.rows, changes, false);
+		await this.settle(current, changes, true, folders, options);
+	}
+
+	/** Saves the copy as `changes` leave it (unless it is up to date), and keeps it as the copy to refresh later. */
+	private async settle(copy: CurrentCopy, changes: HistoryChanges, existed: boolean, folders: readonly string[], options: { saveLater?: boolean }): Promise<void> {
+		this.current = copy;
+		if (changes.reads === 0 && existed && changes.used === copy.rows.size && sameDigests(copy.digests, changes.digests, folders)) return;
 		this.pendingSave = () => {
 			const kept = this.keptFrom(copy.rows, changes);
-			return this.cache.save(kept, wholeListings(kept, changes.digests));
+			const digests = wholeListings(kept, changes.digests);
+			this.current = { rows: kept, digests, at: this.sync.now() };
+			return this.cache.save(kept, digests);
 		};
 		if (!options.saveLater) await this.saved();
 	}
@@ -249,9 +290,10 @@ export class HistoryFromCopy {
 	/**
 	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
 	 * was read from, else read (its head); counts in `changes` what it took and what it read, and
-	 * keeps the listing's digest when the copy will hold every note of it as listed.
+	 * keeps the listing's digest when the copy will hold every note of it as listed. Without
+	 * `reindex` (the index holds the history already), a note taken from the copy is left as indexed.
 	 */
-	private async indexFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<void> {
+	private async indexFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges, reindex: boolean): Promise<void> {
 		const { index, port } = this.sync;
 		const readAt = this.sync.now();
 		// The notes directly in one history folder share one location.
@@ -267,8 +309,10 @@ export class HistoryFromCopy {
 			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
 			const info = cached ? (infos ? infos[i] : await port.stat(path)) : null;
 			if (info && stillTheSame(cached, info)) {
-				cached.entry.location = location;
-				index.set(cached.entry);
+				if (reindex) {
+					cached.entry.location = location;
+					index.set(cached.entry);
+				}
 				changes.used++;
 				rows++;
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
@@ -290,10 +334,10 @@ export class HistoryFromCopy {
 }
 
 /** True when the copy's parts carry the digests this reading found, and no part of a folder gone. */
-function sameDigests(parts: ReadonlyMap<string, CopyPart> | null, digests: HistoryChanges["digests"], folders: readonly string[]): boolean {
+function sameDigests(parts: ReadonlyMap<string, string | null> | null, digests: HistoryChanges["digests"], folders: readonly string[]): boolean {
 	if (parts === null) return true;
 	if ([...parts.keys()].some((folder) => !folders.includes(folder))) return false;
-	return folders.every((folder) => (parts.get(folder)?.digest ?? null) === (digests.get(folder)?.digest ?? null));
+	return folders.every((folder) => (parts.get(folder) ?? null) === (digests.get(folder)?.digest ?? null));
 }
 
 /**

@@ -136,6 +136,14 @@ export class IndexSync implements HistoryIndexing {
 		}
 	}
 
+	/**
+	 * Brings the history copy up to date with what the router and others archived since it was saved
+	 * (at most every few minutes, once the whole history is read), to save it as `ensureHistory` does.
+	 */
+	async refreshHistoryCopy(options: { saveLater?: boolean } = {}): Promise<void> {
+		if (this.historyLoaded) await this.fromCopy?.refresh(options);
+	}
+
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
 	historyCopySaved(): Promise<void> {
 		return this.fromCopy?.saved() ?? Promise.resolve();

@@ -149,6 +149,7 @@ export class Router implements PassContext {
 			await this.upkeep.run(report);
 			this.forwarder?.scan(report);
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
+			await this.guarded(this.layout.root, report, () => this.indexSync.refreshHistoryCopy({ saveLater: true }));
 			return report;
 		} finally {
 			await this.finishKept(report);

@@ -46,9 +46,15 @@ function listingPort(): VaultPort {
 	});
 }
 
-/** A router as a new start makes it: its index empty, the copy of an earlier one in the cache folder. */
-async function start(): Promise<Router> {
-	const router = new Router(listingPort(), { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
+/** A router as a new start makes it: its index empty, the copy of an earlier one in the cache folder; `reads` gets every note it reads. */
+async function start(reads: string[] = [], clock = () => Date.now() + 60_000): Promise<Router> {
+	const port = listingPort();
+	const read = port.read.bind(port);
+	port.read = (path, options) => {
+		reads.push(path);
+		return read(path, options);
+	};
+	const router = new Router(port, { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock });
 	await router.loadRegistry();
 	return router;
 }
@@ -112,5 +118,24 @@ describe("routing before the whole history is indexed", () => {
 		expect(found).toEqual([`${BOX(B, "archive")}/old 150.md`]);
 		expect(runs).toBe(2);
 		expect([router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, ARCHIVED]);
+	});
+
+	it("a router that runs for a while brings the copy up to date with notes archived since its start, so that the next start reads none of them", async () => {
+		await send("first", { message_id: "new-1" });
+		let offset = 60_000;
+		const running = await start([], () => Date.now() + offset);
+		await running.pass();
+		// While it runs, notes arrive in the archive (from another device, through a sync service).
+		const since = Array.from({ length: 5 }, (_, i) => `${BOX(B, "archive")}/since ${i}.md`);
+		for (const [i, file] of since.entries()) await v.write(file, requestNote({ message_id: `since-${i}`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await running.pass();
+		offset += 11 * 60_000;
+		await running.pass();
+
+		await send("next", { message_id: "new-2" });
+		const reads: string[] = [];
+		const report = await (await start(reads)).pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered new-2"]);
+		expect(reads.filter((p) => p.includes("/archive/"))).toEqual([]);
 	});
 });
