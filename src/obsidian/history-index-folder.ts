@@ -38,6 +38,8 @@ const SUMMARY = "parts.json";
 export class HistoryIndexFolder implements HistoryCacheStore {
 	/** The parts `parts.json` told of when it was last read or written, by folder. */
 	private summary = new Map<string, Summary["parts"][number]>();
+	/** Folders whose part on disk is known to be as `summary` tells: loaded whole, or written by this store. */
+	private readonly sound = new Set<string>();
 
 	constructor(
 		private readonly app: App,
@@ -51,6 +53,7 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 
 	async loadSummary(): Promise<Map<string, CopyPart> | null> {
 		this.summary.clear();
+		this.sound.clear();
 		const text = await this.readText(SUMMARY);
 		if (text === null) return null;
 		const parts = new Map<string, CopyPart>();
@@ -93,7 +96,9 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				sliceStart = Date.now();
 			}
 		}
-		return notes.size === part.rows ? notes : null;
+		if (notes.size !== part.rows) return null;
+		this.sound.add(folder);
+		return notes;
 	}
 
 	async load(): Promise<Map<string, CachedNote> | null> {
@@ -113,11 +118,12 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				const header: PartHeader = { format: HISTORY_CACHE_FORMAT, root: this.root, folder: part.folder, digest: part.digest, rows: part.rows.length };
 				const entry = { ...header, file: partFileName(part.folder), filter: part.filter.encode() };
 				written.push(entry);
-				// A part whose listing did not change holds the same rows: it is not written again.
+				// A sound part whose listing did not change holds the same rows: it is not written again.
 				const before = this.summary.get(part.folder);
-				if (part.digest !== null && before?.digest === part.digest && before.rows === header.rows && before.file === entry.file) continue;
+				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === entry.file) continue;
 				const lines = part.rows.map(([path, note]) => encodeRow(path, note));
 				await adapter.write(this.pathOf(entry.file), `${JSON.stringify(header)}\n${lines.join("\n")}\n`);
+				this.sound.add(part.folder);
 				await this.yieldNow();
 			}
 			await adapter.write(this.pathOf(SUMMARY), JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root, parts: written } satisfies Summary));

@@ -66,6 +66,7 @@ describe("the plugin's history copy, one part a folder", () => {
 		expect((await next.loadSummary())?.size).toBe(3);
 		const changed = new Map([...digests].filter(([f]) => f !== MONTHS[2]).map(([f, d]) => [f, f === MONTHS[1] ? `${d}-2` : d]));
 		const notes = new Map([...notesOf([MONTHS[0]]), ...notesOf([MONTHS[1]], 6)]);
+		for (const folder of MONTHS) await next.loadPart(folder);
 		const second = await writes(() => next.save(notes, changed));
 		expect(second).toEqual([first[1], "parts.json"]);
 		const files = (await fs.readdir(path.join(dir, COPY))).sort();
@@ -95,5 +96,18 @@ describe("the plugin's history copy, one part a folder", () => {
 		await s.loadSummary();
 		expect(await s.loadPart(MONTHS[0])).toBeNull();
 		expect((await s.loadPart(MONTHS[1]))?.size).toBe(5);
+	});
+
+	it("writes again a part that could not be read, though its folder did not change", async () => {
+		const digests = new Map(MONTHS.map((f) => [f, `d-${f}`]));
+		const [part] = await writes(() => store().save(notesOf(MONTHS), digests));
+		await fs.rm(path.join(dir, COPY, part));
+		const next = store();
+		await next.loadSummary();
+		expect(await next.loadPart(MONTHS[0])).toBeNull();
+		await next.save(notesOf(MONTHS), digests);
+		const again = store();
+		await again.loadSummary();
+		expect((await again.loadPart(MONTHS[0]))?.size).toBe(5);
 	});
 });
