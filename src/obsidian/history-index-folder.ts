@@ -3,7 +3,7 @@ import { normalizePath } from "obsidian";
 import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../router/history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "../router/history-cache";
 import { KeyFilter } from "../router/history-digest";
-import { partFileName, partsOf } from "../router/history-parts";
+import { filterOf, partFileName, partsOf } from "../router/history-parts";
 
 // The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
 // node/history-cache-file.ts), split by history folder (src/router/history-parts.ts): a folder in
@@ -114,17 +114,27 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 		try {
 			if (!(await adapter.exists(this.folder))) await adapter.mkdir(this.folder);
 			const written: Summary["parts"] = [];
-			for (const part of partsOf(notes, digests)) {
+			let sliceStart = Date.now();
+			const pause = async () => {
+				if (Date.now() - sliceStart < SLICE_MS) return;
+				await this.yieldNow();
+				sliceStart = Date.now();
+			};
+			for (const part of await partsOf(notes, digests, pause)) {
 				const header: PartHeader = { format: HISTORY_CACHE_FORMAT, root: this.root, folder: part.folder, digest: part.digest, rows: part.rows.length };
-				const entry = { ...header, file: partFileName(part.folder), filter: part.filter.encode() };
-				written.push(entry);
-				// A sound part whose listing did not change holds the same rows: it is not written again.
+				const file = partFileName(part.folder);
+				// A sound part whose listing did not change holds the same rows (and keys): it is not written again.
 				const before = this.summary.get(part.folder);
-				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === entry.file) continue;
+				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file) {
+					written.push(before);
+					continue;
+				}
+				written.push({ ...header, file, filter: filterOf(part.rows).encode() });
 				const lines = part.rows.map(([path, note]) => encodeRow(path, note));
-				await adapter.write(this.pathOf(entry.file), `${JSON.stringify(header)}\n${lines.join("\n")}\n`);
+				await adapter.write(this.pathOf(file), `${JSON.stringify(header)}\n${lines.join("\n")}\n`);
 				this.sound.add(part.folder);
 				await this.yieldNow();
+				sliceStart = Date.now();
 			}
 			await adapter.write(this.pathOf(SUMMARY), JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root, parts: written } satisfies Summary));
 			this.summary = new Map(written.map((part) => [part.folder, part]));

@@ -160,8 +160,8 @@ export class HistoryFromCopy {
 	private async settle(copy: CurrentCopy, changes: HistoryChanges, existed: boolean, folders: readonly string[], options: { saveLater?: boolean }): Promise<void> {
 		this.current = copy;
 		if (changes.reads === 0 && existed && changes.used === copy.rows.size && sameDigests(copy.digests, changes.digests, folders)) return;
-		this.pendingSave = () => {
-			const kept = this.keptFrom(copy.rows, changes);
+		this.pendingSave = async () => {
+			const kept = await this.keptFrom(copy.rows, changes);
 			const digests = wholeListings(kept, changes.digests);
 			this.current = { rows: kept, digests, at: this.sync.now() };
 			return this.cache.save(kept, digests);
@@ -280,9 +280,12 @@ export class HistoryFromCopy {
 	}
 
 	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
-	private keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Map<string, CachedNote> {
+	private async keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<Map<string, CachedNote>> {
 		const kept = new Map<string, CachedNote>();
-		for (const [path, note] of saved) if (!changes.replaced.has(path) && this.sync.index.has(path)) kept.set(path, note);
+		for (const [path, note] of saved) {
+			if (!changes.replaced.has(path) && this.sync.index.has(path)) kept.set(path, note);
+			if ((kept.size & 1023) === 0 && this.sync.dueToYield()) await this.sync.yieldNow();
+		}
 		for (const [path, note] of changes.read) kept.set(path, note);
 		return kept;
 	}

@@ -10,7 +10,6 @@ export interface PartToSave {
 	folder: string;
 	rows: [string, CachedNote][];
 	digest: string | null;
-	filter: KeyFilter;
 }
 
 /** The folder a note's row belongs to: the folder its path is directly in. */
@@ -18,23 +17,28 @@ export function folderOf(path: string): string {
 	return path.slice(0, path.lastIndexOf("/"));
 }
 
-/** The notes of a copy by folder, each part with its digest (from `digests`) and the filter of its keys. */
-export function partsOf(notes: ReadonlyMap<string, CachedNote>, digests: ReadonlyMap<string, string>): PartToSave[] {
+/** The notes of a copy by folder, each part with its digest (from `digests`); `pause` is awaited now and then (a year of history is grouped in slices). */
+export async function partsOf(notes: ReadonlyMap<string, CachedNote>, digests: ReadonlyMap<string, string>, pause: () => Promise<void>): Promise<PartToSave[]> {
 	const rows = new Map<string, [string, CachedNote][]>();
+	let count = 0;
 	for (const row of notes) {
 		const folder = folderOf(row[0]);
 		const list = rows.get(folder);
 		if (list) list.push(row);
 		else rows.set(folder, [row]);
+		if ((++count & 4095) === 0) await pause();
 	}
-	return [...rows].map(([folder, list]) => {
-		const filter = KeyFilter.sized(list.length * 3);
-		for (const [, note] of list) {
-			const { messageId, traceId, inReplyTo } = note.entry;
-			for (const key of [messageId, traceId, inReplyTo]) if (key !== undefined) filter.add(key);
-		}
-		return { folder, rows: list, digest: digests.get(folder) ?? null, filter };
-	});
+	return [...rows].map(([folder, list]) => ({ folder, rows: list, digest: digests.get(folder) ?? null }));
+}
+
+/** The filter of a part's keys. */
+export function filterOf(rows: readonly [string, CachedNote][]): KeyFilter {
+	const filter = KeyFilter.sized(rows.length * 3);
+	for (const [, note] of rows) {
+		const { messageId, traceId, inReplyTo } = note.entry;
+		for (const key of [messageId, traceId, inReplyTo]) if (key !== undefined) filter.add(key);
+	}
+	return filter;
 }
 
 /** A part's file name: the same for a folder on every start, and only letters, digits and one dot. */
