@@ -4,6 +4,8 @@ import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
 import { cacheable, stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
+import { noChanges, sameDigests, wholeListings } from "./history-changes";
+import type { HistoryChanges } from "./history-changes";
 import { listingDigest } from "./history-digest";
 import type { VaultPort } from "./vault-port";
 
@@ -37,19 +39,6 @@ export interface HistoryIndexing {
 	readonly headBytes: number;
 }
 
-/** What a start took from the history copy, and what it read instead. */
-interface HistoryChanges {
-	/** Notes read (their heads), as the copy will keep them. */
-	read: Map<string, CachedNote>;
-	/** Saved notes that were read again (they changed). */
-	replaced: Set<string>;
-	/** Saved notes taken as they were. */
-	used: number;
-	reads: number;
-	/** The listing's digest of each folder whose notes the copy will all keep, as listed, and how many they are. */
-	digests: Map<string, { digest: string; rows: number }>;
-}
-
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {
 	rows: Map<string, CachedNote>;
@@ -69,10 +58,6 @@ interface CurrentCopy {
 
 /** How long the copy may lag behind the history while a router runs (its next start reads what it lacks). */
 const REFRESH_MS = 10 * 60_000;
-
-function noChanges(reads: number): HistoryChanges {
-	return { read: new Map(), replaced: new Set(), used: 0, reads, digests: new Map() };
-}
 
 /** The history read for some keys only (readFor), until the rest is read. */
 interface PartialHistory {
@@ -334,26 +319,4 @@ export class HistoryFromCopy {
 		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows });
 		this.sync.dropGone(folder, new Set(listed));
 	}
-}
-
-/** True when the copy's parts carry the digests this reading found, and no part of a folder gone. */
-function sameDigests(parts: ReadonlyMap<string, string | null> | null, digests: HistoryChanges["digests"], folders: readonly string[]): boolean {
-	if (parts === null) return true;
-	if ([...parts.keys()].some((folder) => !folders.includes(folder))) return false;
-	return folders.every((folder) => (parts.get(folder) ?? null) === (digests.get(folder)?.digest ?? null));
-}
-
-/**
- * The digests the kept notes still stand for: a folder's, while the copy keeps as many of its notes
- * as its listing had (a note dropped from the index since would otherwise be vouched for as absent).
- */
-function wholeListings(kept: ReadonlyMap<string, CachedNote>, digests: HistoryChanges["digests"]): Map<string, string> {
-	const counts = new Map<string, number>();
-	for (const path of kept.keys()) {
-		const folder = path.slice(0, path.lastIndexOf("/"));
-		counts.set(folder, (counts.get(folder) ?? 0) + 1);
-	}
-	const whole = new Map<string, string>();
-	for (const [folder, { digest, rows }] of digests) if (counts.get(folder) === rows) whole.set(folder, digest);
-	return whole;
 }
