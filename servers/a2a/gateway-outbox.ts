@@ -3,6 +3,7 @@ import { entryFromRaw } from "../../src/core/message-index";
 import type { Payload } from "../../src/core/message";
 import type { IndexEntry } from "../../src/core/message-index";
 import { isMessagePath, readRawMessage } from "../../src/core/message-parse";
+import type { RawMessage, ReadResult } from "../../src/core/message-parse";
 import { ignoreReason } from "../../src/core/ignore";
 import type { FileInfo, VaultPort } from "../../src/router/vault-port";
 
@@ -68,11 +69,14 @@ export class GatewayOutbox {
 		return id ? [...touched, id] : touched;
 	}
 
-	/** Records a note just written (or read) at `path`; `fileId` is its identity on disk when known. */
-	add(path: string, text: string, fileId?: string): void {
+	/**
+	 * Records a note just written (or read) at `path`; `fileId` is its identity on disk when known.
+	 * `raw`: `text` as readRawMessage reads it (with its body), when the writer has it already.
+	 */
+	add(path: string, text: string, fileId?: string, raw?: RawMessage): void {
 		this.forget(path);
 		const location = this.layout().locate(path);
-		const parsed = readRawMessage(text, path, true);
+		const parsed: ReadResult = raw ? { ok: true, raw } : readRawMessage(text, path, true);
 		if (!parsed.ok) return;
 		const entry = entryFromRaw(path, location, parsed.raw);
 		if (entry.kind !== "request" || !entry.messageId || entry.sourceGroup !== this.gateway()) return;

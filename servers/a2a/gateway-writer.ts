@@ -71,7 +71,8 @@ export class GatewayWriter {
 		const folder = this.router.layout.box(gateway, "outbox");
 		if (!folder) throw new Error(unknownGroupReason(gateway, this.router.layout.groupIds()));
 		const path = await createUnderFreeName(this.router.port, folder, messageFileName(mapped.request, now), text, id);
-		this.tasks.outbox.add(path, text);
+		// The check read the text as the router will (a .md note: its path does not change the reading).
+		this.tasks.outbox.add(path, text, undefined, check.stage === "decide" ? check.raw : undefined);
 		this.onWritten?.({ ...mapped.request.envelope, ...mapped.request.extra }, now);
 		return id;
 	}

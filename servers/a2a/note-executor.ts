@@ -49,6 +49,8 @@ export class NoteExecutor implements AgentExecutor {
 		private readonly gateway: Gateway,
 		private readonly load: (id: string) => Promise<Task | undefined>,
 		private readonly maxWaitMs: number,
+		/** Hands the task just read to the call's next read of it (VaultTaskStore.handOver). */
+		private readonly handOver: (context: ServerCallContext, task: Task) => void = () => undefined,
 	) {}
 
 	async execute(requestContext: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -56,6 +58,8 @@ export class NoteExecutor implements AgentExecutor {
 		const once = requestContext.request.configuration?.returnImmediately === true;
 		let published = false;
 		for await (const event of noteEvents(followNote(this.gateway, id, this.load, requestContext.context, this.maxWaitMs))) {
+			// The SDK reads the task back as soon as its first event is published: the snapshot just read is that read.
+			if (event.kind === "task") this.handOver(requestContext.context, event.data);
 			bus.publish(event);
 			published = true;
 			if (once) break;

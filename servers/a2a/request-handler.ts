@@ -34,7 +34,7 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 	) {
 		const store = new VaultTaskStore(gateway.tasks, group);
 		const maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
-		super(card, store, new NoteExecutor(gateway, (id) => store.load(id), maxWaitMs));
+		super(card, store, new NoteExecutor(gateway, (id) => store.load(id), maxWaitMs, (context, task) => store.handOver(context, task)));
 		this.store = store;
 		this.maxWaitMs = maxWaitMs;
 	}
@@ -66,11 +66,14 @@ export class GroupRequestHandler extends DefaultRequestHandler {
 
 	// Checks and writes first (admit), then the SDK runs the executor. The task returned is the task
 	// as GetTask reads it: the SDK's result keeps, in its history, each status message it saw pass,
-	// which the note (the truth, read after a restart too) does not say.
+	// which the note (the truth, read after a restart too) does not say. With returnImmediately the
+	// result is the executor's one snapshot, read from the vault after the note was written: that is
+	// already the task as GetTask reads it, and it is not read a second time.
 	async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
 		const result = await super.sendMessage(await this.admit(params, context), context);
 		if (!("status" in result)) return result;
-		const stored = await this.store.load(result.id);
+		const snapshot = params.configuration?.returnImmediately === true && result.id === params.message?.messageId;
+		const stored = snapshot ? result : await this.store.load(result.id);
 		if (!stored) return result;
 		const keep = params.configuration?.historyLength;
 		if (keep !== undefined) stored.history = keep === 0 ? [] : stored.history.slice(-keep);

@@ -122,10 +122,10 @@ export class VaultTasks {
 		};
 	}
 
-	/** Task `id` as the vault shows it now, or null when the gateway never sent such a request. */
-	async load(id: string): Promise<Task | null> {
+	/** Task `id` as the vault shows it now, or null when the gateway never sent such a request (to `group`, when given). */
+	async load(id: string, group?: string): Promise<Task | null> {
 		let request = this.locate(id);
-		if (!request) return null;
+		if (!request || (group !== undefined && request.targetGroup !== group)) return null;
 		if (!(await this.router.port.stat(request.path))) {
 			request = await this.followMove(request, id);
 			if (!request) return null;

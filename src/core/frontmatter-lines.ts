@@ -121,6 +121,23 @@ export function isPlainSafe(text: string): boolean {
 	return PLAIN_TEXT.test(text) && !YAML_WORDS.test(text) && !CORE_NUMBER.test(text) && !/:(?: |$)/.test(text);
 }
 
+/**
+ * A whole mapping written field by field, each as `writeField` writes it: exactly the YAML library's
+ * text for the mapping (test/unit/frontmatter-write.property.test.ts compares them), since the library
+ * writes a block mapping's fields one after the other, each as it would write it alone. Null (write
+ * it with the library) for an empty mapping, or a key the library might quote.
+ */
+export function writeTopLevelFields(data: Record<string, unknown>, writeWithLibrary: (key: string, value: unknown) => string): string | null {
+	const keys = Object.keys(data);
+	if (keys.length === 0) return null;
+	for (const key of keys) if (!SIMPLE_KEY.test(key) || !isPlainSafe(key) || data[key] === undefined) return null;
+	let out = "";
+	for (const key of keys) for (const line of writeField(key, data[key], writeWithLibrary)) out += `${line}\n`;
+	return out;
+}
+
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
 /** One field as YAML lines: the common shapes written directly, anything else by the YAML library. */
 function writeField(key: string, value: unknown, writeWithLibrary: (key: string, value: unknown) => string): string[] {
 	// -0 is a safe integer that a template literal writes as 0: the library writes it as -0.

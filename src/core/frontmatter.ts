@@ -1,6 +1,6 @@
 import { Document, isMap, isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Node } from "yaml";
-import { editTopLevelKeys } from "./frontmatter-lines";
+import { editTopLevelKeys, writeTopLevelFields } from "./frontmatter-lines";
 import { parseSimpleYaml } from "./simple-yaml";
 import { hasOwn, isPlainObject, setOwn } from "./text";
 
@@ -205,11 +205,19 @@ function quoteAmbiguousBlocks(node: Document | Node): void {
  */
 const TO_STRING = { lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY };
 
+/** Any data as YAML text; a mapping of plain fields is written without the library, to the same text. */
 export function stringifyYaml(data: unknown): string {
+	return (isPlainObject(data) ? writeTopLevelFields(data, writeFieldWithLibrary) : null) ?? stringifyWithLibrary(data);
+}
+
+/** The YAML library's text for `data` (the reference the quick way must equal). */
+export function stringifyWithLibrary(data: unknown): string {
 	const doc = new Document(data, { aliasDuplicateObjects: false });
 	quoteAmbiguousBlocks(doc);
 	return doc.toString(TO_STRING);
 }
+
+const writeFieldWithLibrary = (key: string, value: unknown): string => stringifyWithLibrary({ [key]: value });
 
 /** Builds a note from a frontmatter mapping and a body. */
 export function buildNote(frontmatter: Record<string, unknown>, body: string): string {
@@ -233,7 +241,7 @@ export function updateFrontmatterText(text: string, edit: (frontmatter: Record<s
 		const current = parseFrontmatterShared(split.yaml);
 		const working = cloneData(current);
 		edit(working);
-		const yaml = editTopLevelKeys(split.yaml, current, working, (key, value) => stringifyYaml({ [key]: value }));
+		const yaml = editTopLevelKeys(split.yaml, current, working, writeFieldWithLibrary);
 		if (yaml !== null) return `${split.bom}---${split.eol}${yaml}---${split.eol}${split.body}`;
 	}
 	const doc = split.hasFrontmatter && split.yaml.trim() !== "" ? parseDoc(split.yaml) : new Document({});

@@ -1,4 +1,5 @@
 import { readRawMessage } from "./message-parse";
+import type { RawMessage } from "./message-parse";
 import { decideOutboxNote } from "./routing";
 import type { RoutingContext, Verdict } from "./routing";
 import { formatProblems, validateNote } from "./validate";
@@ -9,7 +10,8 @@ import type { Problem } from "./validate";
 // when the note reaches `group`'s outbox (read, validate, decide), so a mistake is refused with the
 // router's own words instead of coming back as a dead letter.
 
-export type OutgoingCheck = { stage: "parse"; reason: string } | { stage: "validate"; problems: Problem[] } | { stage: "decide"; verdict: Verdict };
+/** `raw`: the note as the router reads it (parsed once here, for a writer that keeps it). */
+export type OutgoingCheck = { stage: "parse"; reason: string } | { stage: "validate"; problems: Problem[] } | { stage: "decide"; verdict: Verdict; raw?: RawMessage };
 
 /**
  * `decidePath` is the path the note is decided under: its current path when it is already indexed
@@ -21,7 +23,7 @@ export function checkOutgoing(text: string, group: string, ctx: RoutingContext, 
 	if (!read.ok) return { stage: "parse", reason: read.reason };
 	const validation = validateNote(read.raw, text, group);
 	if (!validation.ok) return { stage: "validate", problems: validation.problems };
-	return { stage: "decide", verdict: decideOutboxNote({ path, text, mtime: ctx.now, group, read }, ctx, { graceMs: 0 }) };
+	return { stage: "decide", verdict: decideOutboxNote({ path, text, mtime: ctx.now, group, read }, ctx, { graceMs: 0 }), raw: read.raw };
 }
 
 /** Why the router would not deliver the note, in the sentence both front ends use; null when it would. */
