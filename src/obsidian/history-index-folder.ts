@@ -3,7 +3,7 @@ import { normalizePath } from "obsidian";
 import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../router/history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "../router/history-cache";
 import { KeyFilter } from "../router/history-digest";
-import { filterOf, partFileName, partsOf } from "../router/history-parts";
+import { addKeys, partFileName, partsOf } from "../router/history-parts";
 
 // The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
 // node/history-cache-file.ts), split by history folder (src/router/history-parts.ts): a folder in
@@ -18,6 +18,8 @@ import { filterOf, partFileName, partsOf } from "../router/history-parts";
 
 /** A part's rows are read in slices: reading yields once it has kept the app this long (checked every few hundred rows). */
 const SLICE_MS = 8;
+/** Rows written between two yields (a row is filtered and written in about a microsecond). */
+const ROWS_PER_SLICE = 5000;
 
 interface PartHeader {
 	format: number;
@@ -129,11 +131,18 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 					written.push(before);
 					continue;
 				}
-				written.push({ ...header, file, filter: filterOf(part.rows).encode() });
-				const lines = part.rows.map(([path, note]) => encodeRow(path, note));
-				await adapter.write(this.pathOf(file), `${JSON.stringify(header)}\n${lines.join("\n")}\n`);
+				// Filtered and written a slice of rows at a time: a month of a busy group is tens of thousands.
+				const filter = KeyFilter.sized(part.rows.length * 3);
+				const slices = [`${JSON.stringify(header)}\n`];
+				for (let at = 0; at < part.rows.length; at += ROWS_PER_SLICE) {
+					const rows = part.rows.slice(at, at + ROWS_PER_SLICE);
+					addKeys(filter, rows);
+					slices.push(`${rows.map(([path, note]) => encodeRow(path, note)).join("\n")}\n`);
+					await this.yieldNow();
+				}
+				written.push({ ...header, file, filter: filter.encode() });
+				await adapter.write(this.pathOf(file), slices.join(""));
 				this.sound.add(part.folder);
-				await this.yieldNow();
 				sliceStart = Date.now();
 			}
 			await adapter.write(this.pathOf(SUMMARY), JSON.stringify({ format: HISTORY_CACHE_FORMAT, root: this.root, parts: written } satisfies Summary));

@@ -1,5 +1,6 @@
 import type { CachedNote } from "./history-cache";
-import { KeyFilter, textHash } from "./history-digest";
+import type { KeyFilter } from "./history-digest";
+import { textHash } from "./history-digest";
 
 // A history copy split by folder (the plugin's, src/obsidian/history-index-folder.ts): one part for
 // each history folder, with its rows, the digest of the listing they stand for (when they stand for
@@ -31,14 +32,12 @@ export async function partsOf(notes: ReadonlyMap<string, CachedNote>, digests: R
 	return [...rows].map(([folder, list]) => ({ folder, rows: list, digest: digests.get(folder) ?? null }));
 }
 
-/** The filter of a part's keys. */
-export function filterOf(rows: readonly [string, CachedNote][]): KeyFilter {
-	const filter = KeyFilter.sized(rows.length * 3);
+/** Adds the keys of a part's rows to its filter. */
+export function addKeys(filter: KeyFilter, rows: readonly [string, CachedNote][]): void {
 	for (const [, note] of rows) {
 		const { messageId, traceId, inReplyTo } = note.entry;
 		for (const key of [messageId, traceId, inReplyTo]) if (key !== undefined) filter.add(key);
 	}
-	return filter;
 }
 
 /** A part's file name: the same for a folder on every start, and only letters, digits and one dot. */

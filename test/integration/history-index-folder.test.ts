@@ -110,4 +110,32 @@ describe("the plugin's history copy, one part a folder", () => {
 		await again.loadSummary();
 		expect((await again.loadPart(MONTHS[0]))?.size).toBe(5);
 	});
+
+	it("yields at least every 5,000 rows while it writes one large part (a busy month, or the dead-letter folder)", async () => {
+		// Each row's entry counts the times the save touches it (its keys for the filter, its fields for the row).
+		let sinceYield = 0;
+		let worst = 0;
+		let total = 0;
+		const rows = 30_000;
+		const notes = new Map<string, CachedNote>();
+		for (let i = 0; i < rows; i++) {
+			const p = `A2A/dead-letter/dead ${i}.md`;
+			const entry = { path: p, location: { area: "dead-letter" }, route: [], traceId: `trace-${i}`, state: "dead" } as unknown as IndexEntry;
+			Object.defineProperty(entry, "messageId", { enumerable: true, get: () => (sinceYield++, `d-${i}`) });
+			Object.defineProperty(entry, "kind", { enumerable: true, get: () => (sinceYield++, "request") });
+			notes.set(p, { size: 300 + (i % 50), mtime: 1_700_000_000_000 + i, entry });
+		}
+		const yieldNow = () => {
+			total += sinceYield;
+			worst = Math.max(worst, sinceYield);
+			sinceYield = 0;
+			return Promise.resolve();
+		};
+		await new HistoryIndexFolder(host.app, COPY, "A2A", yieldNow).save(notes, new Map([["A2A/dead-letter", "d"]]));
+		total += sinceYield;
+		worst = Math.max(worst, sinceYield);
+		expect((await store().load())?.size).toBe(rows);
+		// (one row more for the touch that leads into the first slice)
+		expect(worst).toBeLessThanOrEqual((total / rows) * 5001);
+	}, 60_000);
 });
