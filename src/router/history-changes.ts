@@ -1,4 +1,5 @@
 import type { CachedNote } from "./history-cache";
+import { textHash } from "./history-digest";
 import { folderOf } from "./history-parts";
 
 // What one reading of the history (src/router/history-from-copy.ts) took from its copy and what it
@@ -13,8 +14,8 @@ export interface HistoryChanges {
 	/** Saved notes taken as they were. */
 	used: number;
 	reads: number;
-	/** The listing's digest of each folder whose notes the copy will all keep, as listed, and how many they are. */
-	digests: Map<string, { digest: string; rows: number }>;
+	/** The listing's digest of each folder whose notes the copy will all keep, as listed, how many they are, and their paths (addPath). */
+	digests: Map<string, { digest: string; rows: number; paths: number }>;
 }
 
 /** Nothing taken or read yet (`reads` read before). */
@@ -29,17 +30,29 @@ export function sameDigests(parts: ReadonlyMap<string, string | null> | null, di
 	return folders.every((folder) => (parts.get(folder) ?? null) === (digests.get(folder)?.digest ?? null));
 }
 
+/** A set of paths summed up path by path, in any order (the sum of a 32-bit hash of each). */
+export function addPath(sum: number, path: string): number {
+	return (sum + textHash(path, 0x811c9dc5)) >>> 0;
+}
+
 /**
- * The digests the kept notes still stand for: a folder's, while the copy keeps as many of its notes
- * as its listing had (a note dropped from the index since would otherwise be vouched for as absent).
+ * The digests the kept notes still stand for: a folder's, while the copy keeps exactly the notes its
+ * listing had (a note dropped from the index since, or another kept in its place, would otherwise be
+ * vouched for wrongly).
  */
 export function wholeListings(kept: ReadonlyMap<string, CachedNote>, digests: HistoryChanges["digests"]): Map<string, string> {
-	const counts = new Map<string, number>();
+	const held = new Map<string, { rows: number; paths: number }>();
 	for (const path of kept.keys()) {
 		const folder = folderOf(path);
-		counts.set(folder, (counts.get(folder) ?? 0) + 1);
+		let sum = held.get(folder);
+		if (!sum) held.set(folder, (sum = { rows: 0, paths: 0 }));
+		sum.rows++;
+		sum.paths = addPath(sum.paths, path);
 	}
 	const whole = new Map<string, string>();
-	for (const [folder, { digest, rows }] of digests) if (counts.get(folder) === rows) whole.set(folder, digest);
+	for (const [folder, { digest, rows, paths }] of digests) {
+		const sum = held.get(folder);
+		if (sum?.rows === rows && sum.paths === paths) whole.set(folder, digest);
+	}
 	return whole;
 }

@@ -4,7 +4,7 @@ import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
 import { cacheable, stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
-import { noChanges, sameDigests, wholeListings } from "./history-changes";
+import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest } from "./history-digest";
 import type { VaultPort } from "./vault-port";
@@ -290,6 +290,7 @@ export class HistoryFromCopy {
 		const listed = infos ? infos.map((info) => info.path) : await port.list(folder);
 		let whole = infos !== null;
 		let rows = 0;
+		let paths = 0;
 		for (let i = 0; i < listed.length; i++) {
 			const path = listed[i];
 			// A saved path passed the filters below when it was saved (they look at the path alone).
@@ -303,6 +304,7 @@ export class HistoryFromCopy {
 				}
 				changes.used++;
 				rows++;
+				paths = addPath(paths, path);
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 				continue;
 			}
@@ -313,10 +315,11 @@ export class HistoryFromCopy {
 			// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
 			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
 			rows++;
+			paths = addPath(paths, path);
 			if (this.sync.dueToYield()) await this.sync.yieldNow();
 		}
 		// A folder without notes needs no part.
-		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows });
+		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows, paths });
 		this.sync.dropGone(folder, new Set(listed));
 	}
 }

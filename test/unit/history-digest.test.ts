@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { addPath, wholeListings } from "../../src/router/history-changes";
+import type { CachedNote } from "../../src/router/history-cache";
 import { FolderDigest, KeyFilter, listingDigest } from "../../src/router/history-digest";
 import type { FileInfo } from "../../src/router/vault-port";
 
@@ -69,5 +71,19 @@ describe("a key filter", () => {
 	it("refuses a text that is not one", () => {
 		expect(KeyFilter.decode("")).toBeNull();
 		expect(KeyFilter.decode("not base64 !")).toBeNull();
+	});
+});
+
+describe("the digests a saved copy keeps", () => {
+	const row = (path: string): [string, CachedNote] => [path, { size: 1, mtime: 1, entry: { path, location: { area: "other" }, kind: null, route: [] } }];
+	const listed = (paths: string[]) => ({ digest: "d", rows: paths.length, paths: paths.reduce(addPath, 0) });
+
+	it("keep a folder's digest only while the copy holds exactly the notes its listing had", () => {
+		const listing = [`${FOLDER}/a.md`, `${FOLDER}/b.md`];
+		const digests = new Map([[FOLDER, listed(listing)]]);
+		expect(wholeListings(new Map(listing.map(row)), digests)).toEqual(new Map([[FOLDER, "d"]]));
+		// As many notes, one of them another (a note dropped since, and a freed name's old row kept).
+		expect(wholeListings(new Map([`${FOLDER}/a.md`, `${FOLDER}/c.md`].map(row)), digests)).toEqual(new Map());
+		expect(wholeListings(new Map([`${FOLDER}/a.md`].map(row)), digests)).toEqual(new Map());
 	});
 });
