@@ -18,6 +18,8 @@ import { addKeys, partFileName, partsOf } from "../router/history-parts";
 
 /** A part's rows are read in slices: reading yields once it has kept the app this long (checked every few hundred rows). */
 const SLICE_MS = 8;
+/** Characters hashed between two yields (about a millisecond's work). */
+const SUM_SLICE = 1 << 20;
 /** Rows written between two yields (a row is filtered and written in about a microsecond). */
 const ROWS_PER_SLICE = 5000;
 
@@ -27,6 +29,8 @@ interface PartHeader {
 	folder: string;
 	digest: string | null;
 	rows: number;
+	/** A hash of the rows' text: a part changed in any byte is not used (its notes are read). */
+	sum?: number;
 }
 
 interface Summary {
@@ -82,12 +86,14 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 		const firstBreak = text.indexOf("\n");
 		// A part cut short (a write interrupted) ends without its closing line break.
 		if (firstBreak < 0 || !text.endsWith("\n")) return null;
+		let header: PartHeader;
 		try {
-			const header = JSON.parse(text.slice(0, firstBreak)) as PartHeader;
-			if (header.format !== HISTORY_CACHE_FORMAT || header.root !== this.root || header.folder !== folder || header.digest !== part.digest || header.rows !== part.rows) return null;
+			header = JSON.parse(text.slice(0, firstBreak)) as PartHeader;
 		} catch {
 			return null;
 		}
+		if (header.format !== HISTORY_CACHE_FORMAT || header.root !== this.root || header.folder !== folder || header.digest !== part.digest || header.rows !== part.rows) return null;
+		if (header.sum !== (await this.sumOf(text, firstBreak + 1))) return null;
 		const notes = new Map<string, CachedNote>();
 		let sliceStart = Date.now();
 		for (const row of decodeRows(text, firstBreak + 1)) {
@@ -133,15 +139,17 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				}
 				// Filtered and written a slice of rows at a time: a month of a busy group is tens of thousands.
 				const filter = KeyFilter.sized(part.rows.length * 3);
-				const slices = [`${JSON.stringify(header)}\n`];
+				const slices: string[] = [];
 				for (let at = 0; at < part.rows.length; at += ROWS_PER_SLICE) {
 					const rows = part.rows.slice(at, at + ROWS_PER_SLICE);
 					addKeys(filter, rows);
 					slices.push(`${rows.map(([path, note]) => encodeRow(path, note)).join("\n")}\n`);
 					await this.yieldNow();
 				}
+				const text = slices.join("");
+				header.sum = await this.sumOf(text, 0);
 				written.push({ ...header, file, filter: filter.encode() });
-				await adapter.write(this.pathOf(file), slices.join(""));
+				await adapter.write(this.pathOf(file), `${JSON.stringify(header)}\n${text}`);
 				this.sound.add(part.folder);
 				sliceStart = Date.now();
 			}
@@ -159,6 +167,17 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 		const adapter = this.app.vault.adapter;
 		for (const file of (await adapter.list(this.folder)).files) if (!used.has(file.slice(file.lastIndexOf("/") + 1))) await adapter.remove(file);
 		if (this.formerFile !== undefined && (await adapter.exists(this.formerFile))) await adapter.remove(this.formerFile);
+	}
+
+	/** The hash of `text` from `from` on, a slice at a time (a part can be megabytes). */
+	private async sumOf(text: string, from: number): Promise<number> {
+		let h = 0x811c9dc5;
+		for (let at = from; at < text.length; at += SUM_SLICE) {
+			const end = Math.min(text.length, at + SUM_SLICE);
+			for (let i = at; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+			if (end < text.length) await this.yieldNow();
+		}
+		return h >>> 0;
 	}
 
 	private pathOf(file: string): string {

@@ -246,20 +246,41 @@ describe("the plugin's copy of the history index", () => {
 		}
 	}, 60_000);
 
-	it("a row of the copy damaged inside its JSON (its fields and braces kept) is read from the vault before it decides anything", async () => {
+	it("a row of the copy damaged inside its JSON (its fields and braces kept): the part is not used, and a row written wrong under a matching sum is read from the vault before any decision", async () => {
 		const { dir, files, answered } = await vaultWithCopy(11, 60);
 		const [id] = [...answered.keys()];
 		const file = (answered.get(id) as [string, string, string])[2];
+		const folder = file.slice(0, file.lastIndexOf("/"));
+		const inFolder = [...files.keys()].filter((p) => p.slice(0, p.lastIndexOf("/")) === folder);
 		const [part, copy] = await partOf(dir, file);
 		const lines = copy.split("\n");
 		const at = lines.findIndex((l) => l.startsWith(`${file}\t`));
 		expect(at).toBeGreaterThan(0);
 		lines[at] = lines[at].replace('"route":[', '"route":[[');
-		await fs.writeFile(path.join(dir, HISTORY_DIR, part), lines.join("\n"));
+		const damaged = lines.join("\n");
+		// As a disk or a hand changed it: the part's sum no longer matches, and its folder is read.
+		await fs.writeFile(path.join(dir, HISTORY_DIR, part), damaged);
 		await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/again.md`, requestNote({ message_id: id, trace_id: traceOf(8000), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
-		const { decisions, reads } = await session(dir);
-		expect(decisions.map((d) => d.split(" ").slice(0, 3).join(" "))).toEqual([`duplicate ${id} DUPLICATE`]);
-		expect(reads.filter((p) => files.has(p))).toEqual([file]);
+		const first = await session(dir);
+		expect(first.decisions.map((d) => d.split(" ").slice(0, 3).join(" "))).toEqual([`duplicate ${id} DUPLICATE`]);
+		expect(new Set(first.reads.filter((p) => files.has(p)))).toEqual(new Set(inFolder));
+
+		// As a faulty writer would leave it: the row wrong, the sum made over it.
+		const [, rewritten] = await partOf(dir, file);
+		const header = JSON.parse(rewritten.slice(0, rewritten.indexOf("\n"))) as { sum: number };
+		const rowLines = rewritten.slice(rewritten.indexOf("\n") + 1).split("\n");
+		const row = rowLines.findIndex((l) => l.startsWith(`${file}\t`));
+		expect(rowLines[row]).toContain('"route":[');
+		rowLines[row] = rowLines[row].replace('"route":[', '"route":[[');
+		const rows = rowLines.join("\n");
+		let sum = 0x811c9dc5;
+		for (let i = 0; i < rows.length; i++) sum = Math.imul(sum ^ rows.charCodeAt(i), 0x01000193);
+		header.sum = sum >>> 0;
+		await fs.writeFile(path.join(dir, HISTORY_DIR, part), `${JSON.stringify(header)}\n${rows}`);
+		await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/again 2.md`, requestNote({ message_id: id, trace_id: traceOf(8001), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+		const second = await session(dir);
+		expect(second.decisions.map((d) => d.split(" ").slice(0, 3).join(" "))).toEqual([`duplicate ${id} DUPLICATE`]);
+		expect(second.reads.filter((p) => files.has(p))).toEqual([file]);
 	}, 60_000);
 
 	it("a start on a history that did not change delivers a new request before it reads any part, and a duplicate after reading only the parts that may hold its id", async () => {
