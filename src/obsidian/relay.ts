@@ -218,6 +218,8 @@ export class Relay extends Component {
 			this.registryDirty = false;
 			if (await this.router.loadRegistry()) this.reportRegistryErrors();
 			await this.router.indexSync.ensureLive();
+			// The notes of a folder moved or deleted, when the registry did not change (else the index is read anew).
+			for (const path of paths) await this.router.indexSync.refresh(path);
 			if (this.settings().autoRoute) await this.runPass(undefined);
 			this.changed();
 			return;
