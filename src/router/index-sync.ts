@@ -144,6 +144,19 @@ export class IndexSync implements HistoryIndexing {
 		if (this.historyLoaded) await this.fromCopy?.refresh(options);
 	}
 
+	/**
+	 * Forgets a history read only in part (a pass that stopped before it read the rest, its lease
+	 * lost): vault events are not followed for it meanwhile, so the next pass reads it anew.
+	 */
+	abandonPartialHistory(): void {
+		if (!this.hasPartialHistory) return;
+		this.fromCopy?.clear();
+		for (const path of [...this.index.paths()]) {
+			const location = this.layout().locate(path);
+			if (location.area === "dead-letter" || (location.area === "box" && location.box === "archive")) this.index.remove(path);
+		}
+	}
+
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
 	historyCopySaved(): Promise<void> {
 		return this.fromCopy?.saved() ?? Promise.resolve();

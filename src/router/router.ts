@@ -155,6 +155,7 @@ export class Router implements PassContext {
 			await this.finishKept(report);
 			report.warnings.push(...this.log.takeProblems());
 			await this.port.flush?.();
+			this.indexSync.abandonPartialHistory();
 			await this.indexSync.historyCopySaved();
 		}
 	}

@@ -138,4 +138,21 @@ describe("routing before the whole history is indexed", () => {
 		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered new-2"]);
 		expect(reads.filter((p) => p.includes("/archive/"))).toEqual([]);
 	});
+
+	it("a pass that stops with the history read in part (its lease lost) keeps none of it: the next pass reads it anew", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		await send("dup", { message_id: "old-5" });
+		const router = await start();
+		const lease = router as unknown as { lostLease(): Promise<boolean> };
+		const lostLease = lease.lostLease.bind(router);
+		lease.lostLease = () => Promise.resolve(true);
+		expect((await router.pass()).decisions).toEqual([]);
+		expect([router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, 0]);
+		// Meanwhile the archived note with that id is deleted (no event reaches this router).
+		await fs.rm(path.join(v.dir, BOX(B, "archive"), "old 5.md"));
+		lease.lostLease = lostLease;
+		const report = await router.pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered old-5"]);
+	});
 });
