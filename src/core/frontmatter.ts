@@ -167,6 +167,22 @@ export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
 	return cloneData(parseFrontmatterShared(yaml));
 }
 
+/**
+ * A frontmatter block with what it parsed to, kept by a reader that may edit the same note later
+ * (updateFrontmatterText takes it instead of parsing that very block again: a pass over more notes
+ * than the cache above holds would parse each note twice). `data` is shared: never edited.
+ */
+export interface ParsedBlock {
+	readonly yaml: string;
+	readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** parseFrontmatterYaml, and the block to hand to updateFrontmatterText. */
+export function parseFrontmatterBlock(yaml: string): { data: Record<string, unknown>; block: ParsedBlock } {
+	const shared = parseFrontmatterShared(yaml);
+	return { data: cloneData(shared), block: { yaml, data: shared } };
+}
+
 /** A deep copy of parsed YAML data (mappings, lists and scalars; own keys only, `__proto__` included). */
 export function cloneData<T>(value: T): T {
 	if (Array.isArray(value)) return value.map((item: unknown) => cloneData(item)) as T;
@@ -232,13 +248,15 @@ function sameValue(a: unknown, b: unknown): boolean {
 /**
  * Edits a note's frontmatter through a callback, like Obsidian's processFrontMatter: fields the
  * callback does not touch keep their exact text (comments, quoting, number types), and the body is
- * kept byte for byte. Throws YamlError when the existing frontmatter does not parse.
+ * kept byte for byte. Throws YamlError when the existing frontmatter does not parse. `parsedBlock`:
+ * the block as a reader of this text parsed it (parseFrontmatterBlock), when it has it.
  */
-export function updateFrontmatterText(text: string, edit: (frontmatter: Record<string, unknown>) => void): string {
+export function updateFrontmatterText(text: string, edit: (frontmatter: Record<string, unknown>) => void, parsedBlock?: ParsedBlock): string {
 	const split = splitNote(text);
 	if (split.unterminated) throw new YamlError("the frontmatter block is not closed by a --- line");
 	if (split.hasFrontmatter) {
-		const current = parseFrontmatterShared(split.yaml);
+		// A block parsed before is used only for that very block.
+		const current = parsedBlock !== undefined && parsedBlock.yaml === split.yaml ? (parsedBlock.data as Record<string, unknown>) : parseFrontmatterShared(split.yaml);
 		const working = cloneData(current);
 		edit(working);
 		const yaml = editTopLevelKeys(split.yaml, current, working, writeFieldWithLibrary);

@@ -1,5 +1,6 @@
 import { parseBodySections } from "./body";
-import { YamlError, parseFrontmatterYaml, parseYamlSafe, splitNote } from "./frontmatter";
+import { YamlError, parseFrontmatterBlock, parseYamlSafe, splitNote } from "./frontmatter";
+import type { ParsedBlock } from "./frontmatter";
 import type { MessageFormat, Payload } from "./message";
 import { extension } from "./paths";
 import { isPlainObject, utf8Length } from "./text";
@@ -15,6 +16,8 @@ export interface RawMessage {
 	/** `request` or `response` when the seed's wrapper names it. */
 	wrapperKind?: "request" | "response";
 	frontmatterBytes: number;
+	/** The frontmatter block as parsed (a note's, not a YAML file's), for a stamp of the same text (updateFrontmatterText). */
+	block?: ParsedBlock;
 }
 
 export type ReadResult = { ok: true; raw: RawMessage } | { ok: false; reason: string };
@@ -73,6 +76,7 @@ export function readRawMessage(text: string, path: string, withBody = true): Rea
 		let body = "";
 		let frontmatterBytes: number;
 		let format: MessageFormat;
+		let block: ParsedBlock | undefined;
 		if (isYamlMessagePath(path)) {
 			const parsed = parseYamlSafe(text.replace(/^\uFEFF/, ""));
 			if (!isPlainObject(parsed)) return { ok: false, reason: "the file is not a YAML mapping" };
@@ -88,7 +92,7 @@ export function readRawMessage(text: string, path: string, withBody = true): Rea
 				if (bare) return bare;
 				return { ok: false, reason: "the note has no frontmatter (it must start with a --- line)" };
 			}
-			data = parseFrontmatterYaml(split.yaml);
+			({ data, block } = parseFrontmatterBlock(split.yaml));
 			body = split.body;
 			frontmatterBytes = utf8Length(split.head);
 			format = "flat";
@@ -99,7 +103,7 @@ export function readRawMessage(text: string, path: string, withBody = true): Rea
 		if (typeof payload === "string") return { ok: false, reason: payload };
 		// The body wins over the frontmatter's payload mapping on a clash (protocol section 3).
 		const merged = withBody ? { ...payload, ...parseBodySections(body) } : payload;
-		return { ok: true, raw: { fields, payload: merged, format, wrapperKind, frontmatterBytes } };
+		return { ok: true, raw: { fields, payload: merged, format, wrapperKind, frontmatterBytes, block } };
 	} catch (error) {
 		if (error instanceof YamlError) return { ok: false, reason: error.message };
 		throw error;

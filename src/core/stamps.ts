@@ -1,5 +1,6 @@
 import { endsInsideFence, parseBodySections, renderBodySections } from "./body";
 import { buildNote, cloneData, readFrontmatter, splitNote, updateFrontmatterText } from "./frontmatter";
+import type { ParsedBlock } from "./frontmatter";
 import { newId, isAcceptableMessageId } from "./ids";
 import { expiryOf, hasExpired, isAwaitingAnswer } from "./message-index";
 import { ENVELOPE_FIELD_ORDER } from "./message";
@@ -216,14 +217,15 @@ export function unquarantineText(text: string): string | null {
 
 /**
  * A note's text with a stamp applied, and the fields it then has: flat notes get the edit (every
- * other byte kept), the seed's wrapper and YAML files are rewritten into the flat form.
+ * other byte kept), the seed's wrapper and YAML files are rewritten into the flat form. `block`: the
+ * frontmatter as the reader of this text parsed it (RawMessage.block), not parsed again.
  */
-export function stampNoteText(text: string, path: string, format: RawMessage["format"], edit: (fm: Record<string, unknown>) => void): { text: string; fields: Record<string, unknown> } {
+export function stampNoteText(text: string, path: string, format: RawMessage["format"], edit: (fm: Record<string, unknown>) => void, block?: ParsedBlock): { text: string; fields: Record<string, unknown> } {
 	let fields: Record<string, unknown> = {};
 	const capture = (fm: Record<string, unknown>) => {
 		edit(fm);
 		fields = fm;
 	};
-	const stamped = format === "flat" ? updateFrontmatterText(text, capture) : (flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture));
+	const stamped = format === "flat" ? updateFrontmatterText(text, capture, block) : (flattenMessageText(text, path, capture) ?? updateFrontmatterText(text, capture));
 	return { text: stamped, fields };
 }

@@ -99,7 +99,7 @@ export class DeadLetters {
 	private deadText(note: QueuedNote, raw: RawMessage | undefined, code: string, reason: string, id: string, now: number): { text: string; fields?: Record<string, unknown> } {
 		if (raw) {
 			try {
-				return stampNoteText(note.read.text, note.path, raw.format, (fm) => stampDead(fm, code, reason, now, "dead", id));
+				return stampNoteText(note.read.text, note.path, raw.format, (fm) => stampDead(fm, code, reason, now, "dead", id), raw.block);
 			} catch (error) {
 				if (!(error instanceof YamlError)) throw error;
 			}

@@ -1,4 +1,5 @@
 import { readRawMessage } from "../core/message-parse";
+import type { ReadResult } from "../core/message-parse";
 import type { QueuedNote } from "./pass-context";
 
 // What decisions about the notes of a pass ask the history about: their message ids, trace ids,
@@ -11,7 +12,7 @@ const KEY_FIELDS = ["message_id", "trace_id", "parent_id", "in_reply_to"] as con
 export function historyKeys(queue: readonly QueuedNote[]): Set<string> {
 	const keys = new Set<string>();
 	for (const note of queue) {
-		const read = readRawMessage(note.read.text, note.path, false);
+		const read = parsedNote(note);
 		if (!read.ok) continue;
 		for (const field of KEY_FIELDS) {
 			const value = read.raw.fields[field];
@@ -19,4 +20,14 @@ export function historyKeys(queue: readonly QueuedNote[]): Set<string> {
 		}
 	}
 	return keys;
+}
+
+/**
+ * A queued note as readRawMessage reads it (with its body sections), made once per pass: the
+ * decision takes it from here (a pass of more notes than the frontmatter cache holds used to parse
+ * each note twice). The result is never edited; whoever changes fields works on a copy.
+ */
+function parsedNote(note: QueuedNote): ReadResult {
+	note.parsed ??= readRawMessage(note.read.text, note.path);
+	return note.parsed;
 }

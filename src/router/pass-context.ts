@@ -1,7 +1,7 @@
 import type { RoutingDecision } from "../core/decision";
 import type { VaultLayout } from "../core/layout";
 import type { MessageIndex } from "../core/message-index";
-import type { RawMessage } from "../core/message-parse";
+import type { RawMessage, ReadResult } from "../core/message-parse";
 import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import type { RouterResponseInput } from "../core/responses";
@@ -38,6 +38,8 @@ export interface QueuedNote {
 	read: ReadFile;
 	priority?: string;
 	created?: string;
+	/** readRawMessage of `read.text` once history-keys.ts made it (the decision uses it): never edited. */
+	parsed?: ReadResult;
 }
 
 export interface PassContext {

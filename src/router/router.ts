@@ -186,7 +186,7 @@ export class Router implements PassContext {
 	}
 
 	private async routeNote(note: QueuedNote, report: PassReport, graceMs: number): Promise<void> {
-		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, editing: this.options.isEditing?.(note.path) };
+		const outboxNote: OutboxNote = { path: note.path, text: note.read.text, mtime: note.read.info.mtime, size: note.read.info.size, group: note.group, read: note.parsed, editing: this.options.isEditing?.(note.path) };
 		const verdict = await this.indexSync.decide(() => decideOutboxNote(outboxNote, this.context(), { graceMs }));
 		// Only deliveries share a write of their rows: every other step finds the log and the outboxes as they are.
 		if (verdict.action !== "deliver" && verdict.action !== "ignore" && verdict.action !== "wait" && this.writer.unfinishedCount > 0) await this.finishKept(report);
@@ -238,18 +238,17 @@ export class Router implements PassContext {
 	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
 		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
-		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
-			stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id }),
-		);
+		const stamp = (fm: Record<string, unknown>) => stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id });
+		// The frontmatter as the decision read it: not parsed again.
+		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, stamp, verdict.raw.block);
 		return this.writer.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, "delivered", {}, true);
 	}
 
 	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {
 		const id = messageIdOf(note, verdict.raw);
 		const now = this.clock();
-		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, (fm) =>
-			stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id }),
-		);
+		const stamp = (fm: Record<string, unknown>) => stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id });
+		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, stamp, verdict.raw.block);
 		const decision = await this.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, verdict.late ? "late" : "answered");
 		if (decision && verdict.request && !verdict.late) await this.upkeep.archive(verdict.request);
 		return decision;

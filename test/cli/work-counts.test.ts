@@ -4,6 +4,7 @@ import { syncBuiltinESMExports } from "node:module";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NodeVault } from "../../node/node-vault";
+import * as simpleYaml from "../../src/core/simple-yaml";
 import { createUnderFreeName } from "../../src/router/free-names";
 import { TRANSFERS_PER_LOG_WRITE } from "../../src/router/note-writer";
 import { Router } from "../../src/router/router";
@@ -106,6 +107,23 @@ describe("work per routed note", () => {
 		const perNote = { router: routed.total() / NOTES, floor: floor.total() / NOTES };
 		expect(perNote.floor).toBe(4);
 		expect(perNote.router, JSON.stringify(perNote)).toBeLessThanOrEqual(17);
+	});
+});
+
+describe("JavaScript work per routed note", () => {
+	it("parses each note's frontmatter once, however many notes a pass holds (more than the frontmatter cache keeps)", async () => {
+		const notes = 600;
+		await writeNotes(notes);
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		await router.indexSync.ensureLive();
+		await router.indexSync.ensureHistory();
+		const parses = vi.spyOn(simpleYaml, "parseSimpleYaml");
+		const report = await router.pass();
+		expect(report.decisions.filter((d) => d.outcome === "delivered")).toHaveLength(notes);
+		// The notes' own frontmatter (the history keys and the decision share one parse; the stamp finds
+		// it in the cache), plus a few of the pass's own files (lease, log).
+		expect(parses.mock.calls.length).toBeLessThanOrEqual(notes + 10);
 	});
 });
 
