@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
 import { TempHost } from "../../test-support/fake-obsidian/node-host";
@@ -327,5 +327,42 @@ describe("the plugin's copy of the history index", () => {
 		const moved = events.findIndex((e) => e.startsWith("moved "));
 		expect(events.indexOf(`note ${renamed}`)).toBeGreaterThanOrEqual(0);
 		expect(events.indexOf(`note ${renamed}`)).toBeLessThan(moved);
+	}, 60_000);
+
+	it("a plugin that runs for a while brings its copy up to date with notes synced in meanwhile: the next start reads none of them", async () => {
+		const { dir, files } = await vaultWithCopy(19, 60);
+		vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+		try {
+			const host = new TempHost(dir);
+			hosts.push(host);
+			const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
+			await host.loadVault();
+			await host.setLayoutReady();
+			const idle = async () => {
+				for (let i = 0; i < 3; i++) {
+					await host.settled();
+					await plugin.parts.relay.whenIdle();
+				}
+			};
+			await host.externalWrite(`${BOX(GROUPS[0], "outbox")}/first.md`, requestNote({ message_id: "first", trace_id: traceOf(9300), source_group: GROUPS[0], target_group: GROUPS[2] }));
+			await idle();
+			// While it runs, a sync service brings archived notes from another device.
+			const synced = Array.from({ length: 4 }, (_, i) => `${BOX(GROUPS[1], "archive")}/2026-11/synced ${i}.md`);
+			for (const [i, file] of synced.entries()) await host.externalWrite(file, requestNote({ message_id: `synced-${i}`, trace_id: traceOf(9400 + i), source_group: GROUPS[0], target_group: GROUPS[1], state: "answered", route: [GROUPS[0], GROUPS[1]], delivered_at: "2026-11-01T10:00:00Z" }));
+			await idle();
+			// Eleven minutes later, the next pass (a note to route) brings the copy up to date.
+			vi.setSystemTime(Date.now() + 11 * 60_000);
+			await host.externalWrite(`${BOX(GROUPS[0], "outbox")}/second.md`, requestNote({ message_id: "second", trace_id: traceOf(9301), source_group: GROUPS[0], target_group: GROUPS[2] }));
+			await idle();
+			await host.dispose();
+			hosts.splice(hosts.indexOf(host), 1);
+			await fs.rm(path.join(dir, "A2A", "router.md"), { force: true });
+		} finally {
+			vi.useRealTimers();
+		}
+		await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/third.md`, requestNote({ message_id: "synced-2", trace_id: traceOf(9302), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+		const next = await session(dir);
+		expect(next.decisions.map((d) => d.split(" ").slice(0, 3).join(" ")).filter((d) => !/ (first|second) $/.test(d))).toEqual(["duplicate synced-2 DUPLICATE"]);
+		expect(next.reads.filter((p) => files.has(p) || p.includes("/synced "))).toEqual([]);
 	}, 60_000);
 });
