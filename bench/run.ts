@@ -26,7 +26,8 @@ const cli = cliAt >= 0 ? argv[cliAt + 1] : undefined;
 const sdkServerAt = argv.indexOf("--sdk-server");
 const sdkServer = sdkServerAt >= 0 ? argv[sdkServerAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
-// default); `--year-plugin-only` leaves out its CLI half. Its sidebar half runs alone as `--only=year-view`.
+// default); `--year-plugin-only` leaves out its CLI half, `--year-no-view` its sidebar half, which runs
+// alone as `--only=year-view`.
 // `a2a serve` against the SDK's server under 200 clients (issue 29) is opt-in too: `--only=serve200`,
 // `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it,
 // `--serve200-sequential-ids` to send ids alike in their first letters (`bench-<run>-<n>`) instead of UUIDs.
@@ -179,7 +180,7 @@ async function main(): Promise<void> {
 		row("7. plugin: memory the message index holds per 10,000 messages: entries read from notes; history entries taken from the copy at start (keys indexed, the rest deferred)", `${fmt(p.indexPer10kMb, " MiB")}; ${fmt(p.deferredPer10kMb, " MiB")}`, "report it");
 	}
 
-	if (wanted("year-view")) {
+	if (wanted("year-view") && !argv.includes("--year-no-view")) {
 		if (typeof document === "undefined") installDom();
 		const { runViewBench } = await import("./view-bench");
 		const { yearHistory } = await import("./year-vault");
