@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
 import { TempHost } from "../../test-support/fake-obsidian/node-host";
-import type { TFile } from "obsidian";
+import type { TFile, TFolder } from "obsidian";
 import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 
 // The plugin's start on a vault with history: its copy of the history index (in the plugin's own
@@ -364,5 +364,40 @@ describe("the plugin's copy of the history index", () => {
 		const next = await session(dir);
 		expect(next.decisions.map((d) => d.split(" ").slice(0, 3).join(" ")).filter((d) => !/ (first|second) $/.test(d))).toEqual(["duplicate synced-2 DUPLICATE"]);
 		expect(next.reads.filter((p) => files.has(p) || p.includes("/synced "))).toEqual([]);
+	}, 60_000);
+
+	// A folder deleted in Obsidian takes its notes out of the index, as a cold read of the vault would:
+	// the registry is read again (a folder event may be a group's), and the paths of the notes deleted
+	// with the folder are brought up to date too.
+	it("a history folder deleted while the plugin runs leaves no entry of its notes behind: a request reusing a deleted note's id is delivered, as a cold read would", async () => {
+		const deletedMonth = `${BOX(GROUPS[1], "archive")}/2026-10`;
+		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-folder-delete-"));
+		dirs.push(dir);
+		await writeAt(dir, "A2A/registry.yaml", REGISTRY, DAY_AGO);
+		await writeAt(dir, ".obsidian/plugins/a2a-relay/data.json", JSON.stringify({ graceSeconds: 0 }), DAY_AGO);
+		await writeAt(dir, `${deletedMonth}/old.md`, requestNote({ message_id: "old-1", source_group: GROUPS[0], target_group: GROUPS[1], state: "answered", route: [GROUPS[0], GROUPS[1]], delivered_at: "2026-10-01T10:00:00Z" }), DAY_AGO);
+		const host = new TempHost(dir);
+		hosts.push(host);
+		const plugin = await host.loadPlugin(A2ARelayPlugin, manifest);
+		await host.loadVault();
+		await host.setLayoutReady();
+		const idle = async () => {
+			for (let i = 0; i < 3; i++) {
+				await host.settled();
+				await plugin.parts.relay.whenIdle();
+			}
+		};
+		await idle();
+		expect(plugin.parts.relay.router.index.withId("old-1").length).toBe(1);
+
+		// The person deletes the old month folder in Obsidian.
+		await host.app.vault.delete(host.app.vault.getAbstractFileByPath(deletedMonth) as TFolder, true);
+		await idle();
+
+		await host.app.vault.create(`${BOX(GROUPS[0], "outbox")}/again.md`, requestNote({ message_id: "old-1", trace_id: "b1b2c3d4-e5f6-7890-abcd-ef1234567890", source_group: GROUPS[0], target_group: GROUPS[1] }));
+		await idle();
+		const outcomes = plugin.parts.relay.recent.filter((d) => d.message_id === "old-1").map((d) => d.outcome);
+		expect(outcomes).toEqual(["delivered"]);
+		expect(plugin.parts.relay.router.index.withId("old-1").map((e) => e.path).filter((p) => p.startsWith(deletedMonth))).toEqual([]);
 	}, 60_000);
 });
