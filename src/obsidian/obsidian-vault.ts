@@ -2,7 +2,7 @@ import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import { dirname } from "../core/paths";
 import { holdsLines } from "../core/text";
-import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../router/vault-port";
+import type { ChangeResult, FileFacts, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../router/vault-port";
 
 // The vault port over Obsidian's Vault: new notes are vault.create, moves the vault's rename (no
 // link rewriting), rewrites vault.process, removals vault.delete. Obsidian's adapter has neither an
@@ -38,6 +38,12 @@ export class ObsidianVault implements VaultPort {
 		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
 		const files = dir ? dir.children.filter((c): c is TFile => c instanceof TFile) : [];
 		return Promise.resolve(files.map((f) => this.info(f)));
+	}
+
+	eachFileIn(folder: string, visit: (name: string, facts: FileFacts) => void): void {
+		const dir = this.app.vault.getFolderByPath(normalizePath(folder));
+		// A file's stat is the facts `info` copies (size, mtime; its ctime is not one of them).
+		if (dir) for (const child of dir.children) if (child instanceof TFile) visit(child.name, child.stat);
 	}
 
 	listFolders(folder: string): Promise<string[]> {

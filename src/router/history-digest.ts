@@ -1,4 +1,4 @@
-import type { FileInfo } from "./vault-port";
+import type { FileFacts, FileInfo } from "./vault-port";
 
 // Two summaries that let a start on a long history skip most of its copy (src/router/history-parts.ts):
 //
@@ -35,7 +35,7 @@ export class FolderDigest {
 	private high = 0;
 
 	/** Adds the file named by `text` from `from` on (a path, past its folder's prefix: no string is made per file). */
-	add(text: string, info: Pick<FileInfo, "size" | "mtime" | "id" | "changed">, from = 0): void {
+	add(text: string, info: FileFacts, from = 0): void {
 		let a = 0x811c9dc5;
 		let b = 0x050c5d1f;
 		for (let i = from; i < text.length; i++) {
@@ -62,56 +62,108 @@ export function listingDigest(folder: string, infos: readonly FileInfo[]): strin
 	return digest.value();
 }
 
-/** Bits per key: about one false "may" in a hundred with HASHES probes. */
-const BITS_PER_KEY = 10;
-const HASHES = 7;
+/** The same digest of a folder's listing, as an adapter visits its files by name (`eachFileIn`). */
+export function visitedDigest(each: (visit: (name: string, facts: FileFacts) => void) => void): string {
+	const digest = new FolderDigest();
+	each((name, facts) => digest.add(name, facts));
+	return digest.value();
+}
 
-/** A Bloom filter of texts (the keys of a folder's notes). */
+/** Bits per key and probes per key: about one false "may" in 2,000 (a start probes every folder's filter with a few keys). */
+const BITS_PER_KEY = 16;
+const HASHES = 11;
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** The six bits each base64 character stands for; NOT_BASE64 for a character that is none ("=", padding, stands for 0). */
+const NOT_BASE64 = 255;
+const SEXTETS = new Uint8Array(128).fill(NOT_BASE64);
+for (let i = 0; i < BASE64.length; i++) SEXTETS[BASE64.charCodeAt(i)] = i;
+SEXTETS["=".charCodeAt(0)] = 0;
+
+/**
+ * A Bloom filter of texts (the keys of a folder's notes), written as its probe count, a dot and its
+ * bits in base64. One decoded from its text reads its bits in that text as keys are looked up (a
+ * start looks up a few keys in filters of 100,000): a byte whose characters are not base64 reads
+ * as all ones, so that a damaged text answers "may", never a wrong "no".
+ */
 export class KeyFilter {
-	private constructor(private readonly bits: Uint8Array) {}
+	/** `bits`, or (null) the `bytes` bytes written in base64 in `text` from `from` on. */
+	private constructor(
+		private readonly hashes: number,
+		private readonly bits: Uint8Array | null,
+		private readonly text: string,
+		private readonly from: number,
+		private readonly bytes: number,
+	) {}
 
 	/** An empty filter sized for `keys` texts. */
 	static sized(keys: number): KeyFilter {
-		return new KeyFilter(new Uint8Array(Math.max(8, Math.ceil((keys * BITS_PER_KEY) / 8))));
+		const bits = new Uint8Array(Math.max(8, Math.ceil((keys * BITS_PER_KEY) / 8)));
+		return new KeyFilter(HASHES, bits, "", 0, bits.length);
 	}
 
 	/** A filter as `encode` wrote it; null when the text is not one. */
 	static decode(text: string): KeyFilter | null {
-		try {
-			const binary = atob(text);
-			if (binary.length === 0) return null;
-			const bits = new Uint8Array(binary.length);
-			for (let i = 0; i < binary.length; i++) bits[i] = binary.charCodeAt(i);
-			return new KeyFilter(bits);
-		} catch {
-			return null;
-		}
+		const dot = text.indexOf(".");
+		const hashes = Number(text.slice(0, dot));
+		const from = dot + 1;
+		const length = text.length - from;
+		if (dot < 1 || dot > 2 || !Number.isInteger(hashes) || hashes < 1 || length === 0 || length % 4 !== 0) return null;
+		// Padding ends the text: one "=" or two.
+		const pad = text.indexOf("=", from);
+		if (pad >= 0 && pad < text.length - 2) return null;
+		const padding = pad < 0 ? 0 : text.length - pad;
+		if (padding === 2 && text[text.length - 1] !== "=") return null;
+		return new KeyFilter(hashes, null, text, from, (length / 4) * 3 - padding);
 	}
 
+	/** Adds a key to a filter made by `sized`. */
 	add(key: string): void {
+		const bits = this.bits;
+		if (!bits) throw new Error("a decoded key filter is read only");
 		this.probe(key, (byte, bit) => {
-			this.bits[byte] |= bit;
+			bits[byte] |= bit;
 			return true;
 		});
 	}
 
 	/** False when the set certainly does not hold `key`. */
 	mayHold(key: string): boolean {
-		return this.probe(key, (byte, bit) => (this.bits[byte] & bit) !== 0);
+		return this.probe(key, (byte, bit) => (this.byteAt(byte) & bit) !== 0);
 	}
 
 	encode(): string {
+		const bits = this.bits;
+		if (!bits) return this.text;
 		let binary = "";
-		for (let i = 0; i < this.bits.length; i += 0x8000) binary += String.fromCharCode(...this.bits.subarray(i, i + 0x8000));
-		return btoa(binary);
+		for (let i = 0; i < bits.length; i += 0x8000) binary += String.fromCharCode(...bits.subarray(i, i + 0x8000));
+		return `${this.hashes}.${btoa(binary)}`;
 	}
 
-	/** Visits the key's HASHES bits (double hashing); stops, false, at the first `visit` that says false. */
+	private byteAt(i: number): number {
+		if (this.bits) return this.bits[i];
+		// Byte i is one of the three that the four characters from 4 * floor(i / 3) on stand for.
+		const t = this.text;
+		const at = this.from + Math.floor(i / 3) * 4;
+		const sextet = (k: number) => {
+			const code = t.charCodeAt(at + k);
+			return code < 128 ? SEXTETS[code] : NOT_BASE64;
+		};
+		const s0 = sextet(0);
+		const s1 = sextet(1);
+		const s2 = sextet(2);
+		const s3 = sextet(3);
+		if (s0 === NOT_BASE64 || s1 === NOT_BASE64 || s2 === NOT_BASE64 || s3 === NOT_BASE64) return 255;
+		const group = (s0 << 18) | (s1 << 12) | (s2 << 6) | s3;
+		return (group >>> (16 - 8 * (i % 3))) & 255;
+	}
+
+	/** Visits the key's bits, one per probe (double hashing); stops, false, at the first `visit` that says false. */
 	private probe(key: string, visit: (byte: number, bit: number) => boolean): boolean {
-		const size = this.bits.length * 8;
+		const size = this.bytes * 8;
 		const a = textHash(key, 0x811c9dc5);
 		const b = mix(textHash(key, 0x050c5d1f)) | 1;
-		for (let i = 0; i < HASHES; i++) {
+		for (let i = 0; i < this.hashes; i++) {
 			const at = ((a + Math.imul(i, b)) >>> 0) % size;
 			if (!visit(at >>> 3, 1 << (at & 7))) return false;
 		}

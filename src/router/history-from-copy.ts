@@ -6,8 +6,8 @@ import { cacheable, stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
 import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
-import { listingDigest } from "./history-digest";
-import type { VaultPort } from "./vault-port";
+import { listingDigest, visitedDigest } from "./history-digest";
+import type { FileInfo, VaultPort } from "./vault-port";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
 // (src/router/history-cache.ts): a note is taken from the copy while its file is the one it was read
@@ -175,9 +175,11 @@ export class HistoryFromCopy {
 		let reads = 0;
 		for (const folder of await this.sync.historyFolders()) {
 			const location = layout.locate(`${folder}/note.md`);
-			const infos = await listInfo(folder);
 			const part = copy.parts?.get(folder);
-			if (part?.digest && part.digest === listingDigest(folder, infos)) {
+			// Most folders did not change: their digest is taken without a FileInfo per file where the adapter can.
+			const each = this.sync.port.eachFileIn?.bind(this.sync.port, folder);
+			let infos: FileInfo[] | null = null;
+			if (part?.digest && part.digest === (each ? visitedDigest(each) : listingDigest(folder, (infos = await listInfo(folder))))) {
 				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
@@ -191,6 +193,7 @@ export class HistoryFromCopy {
 					continue;
 				}
 			} else if (part) await this.loadPart(copy, folder);
+			infos ??= await listInfo(folder);
 			for (const info of infos) {
 				const path = info.path;
 				const cached = copy.rows.get(path);

@@ -4,6 +4,9 @@
 // exactly as listed (a file name is data: it may hold any character a disk allows); paths the router
 // builds are normalised.
 
+/** What `stat` says of a file, but its path. */
+export type FileFacts = Pick<FileInfo, "size" | "mtime" | "id" | "changed">;
+
 export interface FileInfo {
 	path: string;
 	/** Bytes. */
@@ -74,6 +77,11 @@ export interface VaultPort {
 	 * for an adapter that can tell a whole folder's facts at once (the router then asks no `stat`).
 	 */
 	listInfo?(folder: string): Promise<FileInfo[]>;
+	/**
+	 * Visits the files `listInfo` lists, each by its name (its path past `folder/`) and its facts,
+	 * at once and making nothing per file: for a start that only needs a whole folder's digest.
+	 */
+	eachFileIn?(folder: string, visit: (name: string, facts: FileFacts) => void): void;
 	/** A file's text (UTF-8), or null when there is no file at that path. */
 	read(path: string, options?: ReadOptions): Promise<ReadFile | null>;
 	/**

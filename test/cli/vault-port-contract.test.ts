@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../node/node-vault";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 import { createUnderFreeName } from "../../src/router/free-names";
-import type { ReadFile, VaultPort } from "../../src/router/vault-port";
+import { listingDigest, visitedDigest } from "../../src/router/history-digest";
+import type { FileInfo, ReadFile, VaultPort } from "../../src/router/vault-port";
 import { createTempHost } from "../../test-support/fake-obsidian/node-host";
 import type { TempHost } from "../../test-support/fake-obsidian/node-host";
 import { MemoryVault } from "../helpers/memory-vault";
@@ -89,7 +90,11 @@ async function script(port: VaultPort): Promise<unknown[]> {
 			const infos = await port.listInfo(folder);
 			const paths = await port.list(folder);
 			const stats = await Promise.all(paths.map((p) => port.stat(p)));
-			return infos.map((i) => i.path).join() === paths.join() && JSON.stringify(infos) === JSON.stringify(stats) ? "same" : { infos, stats };
+			// eachFileIn (optional, with listInfo) visits the same files with the same facts, and so gives the same digest.
+			const visited: FileInfo[] = [];
+			port.eachFileIn?.(folder, (name, facts) => visited.push({ path: `${folder}/${name}`, size: facts.size, mtime: facts.mtime, id: facts.id, changed: facts.changed }));
+			const visits = !port.eachFileIn || (JSON.stringify(visited) === JSON.stringify(infos) && visitedDigest((visit) => port.eachFileIn?.(folder, visit)) === listingDigest(folder, infos));
+			return infos.map((i) => i.path).join() === paths.join() && JSON.stringify(infos) === JSON.stringify(stats) && visits ? "same" : { infos, stats, visited };
 		});
 	}
 	await step("listRecursive", async () => (await port.listRecursive("A2A")).map((f) => f.path).sort());
