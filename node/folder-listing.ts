@@ -25,6 +25,16 @@ export function entriesOf(absDir: string, folder: string, keep: (entry: fs.Diren
 	return entries.filter(keep).map((e) => (prefix === "" ? e.name : `${prefix}/${e.name}`));
 }
 
+/** The regular files directly in `absDir` (the vault's `folder`), as `entriesOf` lists them, with their facts. */
+export function filesIn(absDir: string, folder: string): FileInfo[] {
+	const out: FileInfo[] = [];
+	for (const vaultPath of entriesOf(absDir, folder, (e) => e.isFile())) {
+		const st = lstatFile(`${absDir}${path.sep}${vaultPath.slice(vaultPath.lastIndexOf("/") + 1)}`);
+		if (st) out.push(fileInfo(vaultPath, st));
+	}
+	return out;
+}
+
 /** The regular files anywhere below `absDir` (the vault's `folder`), with their facts. */
 export function filesBelow(absDir: string, folder: string): FileInfo[] {
 	const out: FileInfo[] = [];

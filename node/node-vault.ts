@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
 import { holdsBytes, linkOrCreate, lstatFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
-import { entriesOf, fileInfo, filesBelow } from "./folder-listing";
+import { entriesOf, fileInfo, filesBelow, filesIn } from "./folder-listing";
 import { LogAppender } from "./log-appender";
 import { keepOriginalBytes } from "./original-bytes";
 import type { ChangeResult, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../src/router/vault-port";
@@ -51,6 +51,10 @@ export class NodeVault implements VaultPort {
 
 	async listFolders(folder: string): Promise<string[]> {
 		return entriesOf(this.abs(folder), folder, (e) => e.isDirectory());
+	}
+
+	async listInfo(folder: string): Promise<FileInfo[]> {
+		return filesIn(this.abs(folder), folder);
 	}
 
 	async listRecursive(folder: string): Promise<FileInfo[]> {

@@ -7,14 +7,14 @@ import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
 import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest, visitedDigest } from "./history-digest";
-import type { FileInfo, VaultPort } from "./vault-port";
+import type { VaultPort } from "./vault-port";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
 // (src/router/history-cache.ts): a note is taken from the copy while its file is the one it was read
 // from, and read again otherwise, so that nothing differs from a full read.
 //
-// Where the adapter tells a whole folder's file facts at once (the plugin's: Obsidian keeps every
-// file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
+// Where the adapter holds every file's facts and tells a whole folder's at once (`eachFileIn`; the
+// plugin's: Obsidian keeps every file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
 // only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
 // id, trace id, in_reply_to) with them, and every note the copy no longer vouches for. A folder
 // whose listing has the digest its part was saved with is vouched for whole, and its part is read
@@ -156,11 +156,13 @@ export class HistoryFromCopy {
 
 	/**
 	 * Indexes of the history only what decisions about notes with these keys can ask for (see above).
-	 * False, having indexed nothing, where it cannot: no copy, or an adapter without `listInfo`.
+	 * False, having indexed nothing, where it cannot: no copy, or an adapter that does not hold its
+	 * folders' file facts (`eachFileIn` and `listInfo`).
 	 */
 	async readFor(keys: ReadonlySet<string>): Promise<boolean> {
-		const listInfo = this.sync.port.listInfo?.bind(this.sync.port);
-		if (!listInfo) return false;
+		const { port } = this.sync;
+		const listInfo = port.listInfo?.bind(port);
+		if (!listInfo || !port.eachFileIn) return false;
 		const copy = await this.loadCopy();
 		// Without a copy every note is read anyway (by readAll, which takes this one as it is).
 		if (!copy.existed) {
@@ -176,10 +178,8 @@ export class HistoryFromCopy {
 		for (const folder of await this.sync.historyFolders()) {
 			const location = layout.locate(`${folder}/note.md`);
 			const part = copy.parts?.get(folder);
-			// Most folders did not change: their digest is taken without a FileInfo per file where the adapter can.
-			const each = this.sync.port.eachFileIn?.bind(this.sync.port, folder);
-			let infos: FileInfo[] | null = null;
-			if (part?.digest && part.digest === (each ? visitedDigest(each) : listingDigest(folder, (infos = await listInfo(folder))))) {
+			// Most folders did not change: their digest is taken without a FileInfo made per file.
+			if (part?.digest && part.digest === visitedDigest((visit) => port.eachFileIn?.(folder, visit))) {
 				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
 				if (this.sync.dueToYield()) await this.sync.yieldNow();
 				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
@@ -193,8 +193,7 @@ export class HistoryFromCopy {
 					continue;
 				}
 			} else if (part) await this.loadPart(copy, folder);
-			infos ??= await listInfo(folder);
-			for (const info of infos) {
+			for (const info of await listInfo(folder)) {
 				const path = info.path;
 				const cached = copy.rows.get(path);
 				if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;

@@ -73,13 +73,16 @@ export interface VaultPort {
 	listRecursive(folder: string): Promise<FileInfo[]>;
 	stat(path: string): Promise<FileInfo | null>;
 	/**
-	 * The files directly in a folder, as `list` gives them, each with what `stat` would say of it:
-	 * for an adapter that can tell a whole folder's facts at once (the router then asks no `stat`).
+	 * The files directly in a folder, as `list` gives them, each with what `stat` would say of it, in
+	 * one call (the router then asks no `stat`): Obsidian's adapter has them at hand; the Node vault
+	 * asks the file system for them one after another, which on a folder of 10,000 notes takes a
+	 * third of the time of as many calls of `stat` between other work.
 	 */
 	listInfo?(folder: string): Promise<FileInfo[]>;
 	/**
 	 * Visits the files `listInfo` lists, each by its name (its path past `folder/`) and its facts,
-	 * at once and making nothing per file: for a start that only needs a whole folder's digest.
+	 * at once and making nothing per file: for an adapter that holds every file's facts (Obsidian's),
+	 * so that a start can tell which folders changed before it reads anything.
 	 */
 	eachFileIn?(folder: string, visit: (name: string, facts: FileFacts) => void): void;
 	/** A file's text (UTF-8), or null when there is no file at that path. */

@@ -2,10 +2,11 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HistoryCacheFile } from "../../node/history-cache-file";
+import { filesIn } from "../../node/folder-listing";
 import { NodeVault } from "../../node/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
 import { Router } from "../../src/router/router";
-import type { FileInfo, VaultPort } from "../../src/router/vault-port";
+import type { FileFacts, VaultPort } from "../../src/router/vault-port";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -13,7 +14,7 @@ import type { TempVault } from "../helpers/temp-vault";
 // file's size and mtime), a router starting with notes waiting reads of its history only the notes
 // that share a key with them, and every note its copy no longer vouches for, routes them, and then
 // indexes the rest. A decision that asks about any other key is made again on the whole history.
-// Here the Node vault is given such a listing, so that the path can be driven from a test.
+// Here the Node vault is given such a visit of a folder's files, so that the path can be driven from a test.
 
 const A = "10-backend-group";
 const B = "20-frontend-group";
@@ -35,13 +36,12 @@ afterEach(async () => {
 	await fs.rm(cacheDir, { recursive: true, force: true });
 });
 
-/** The Node vault, with a listing that gives each file's facts (as the plugin's adapter does). */
+/** The Node vault, telling each folder's file facts at once (as the plugin's adapter does). */
 function listingPort(): VaultPort {
 	const port = new NodeVault(v.dir);
 	return Object.assign(port, {
-		async listInfo(folder: string): Promise<FileInfo[]> {
-			const infos = await Promise.all((await port.list(folder)).map((p) => port.stat(p)));
-			return infos.filter((i): i is FileInfo => i !== null);
+		eachFileIn(folder: string, visit: (name: string, facts: FileFacts) => void): void {
+			for (const info of filesIn(port.abs(folder), folder)) visit(info.path.slice(folder.length + 1), info);
 		},
 	});
 }
