@@ -11,6 +11,9 @@ import type { ChangeResult, FileFacts, FileInfo, MoveResult, ReadFile, ReadOptio
 // tree and on disk, and only then written. A rewrite or removal happens only if the note's text is
 // still what the router read.
 
+/** Reads of a file whose facts change while it is read, before its latest facts are taken as they are. */
+const READ_ATTEMPTS = 3;
+
 export class ObsidianVault implements VaultPort {
 	/** Names a create or move in flight is about to take. */
 	private readonly reserved = new Set<string>();
@@ -70,13 +73,25 @@ export class ObsidianVault implements VaultPort {
 		return Promise.resolve(file ? this.info(file) : null);
 	}
 
+	/**
+	 * The text with the facts it was read under: Obsidian may update a file's stat while the text is
+	 * read, so the facts are taken before and after, and the file is read again while they differ
+	 * (facts newer than their text would let the history copy vouch for a text that is not the file's).
+	 * A file rewritten through every attempt is given its latest facts, which are recent: no copy
+	 * keeps them, and an outbox note with them waits its grace period.
+	 */
 	async read(path: string, options: ReadOptions = {}): Promise<ReadFile | null> {
 		const file = this.file(path);
 		if (!file) return null;
 		try {
-			const text = await this.app.vault.read(file);
-			const truncated = options.maxBytes !== undefined && file.stat.size > options.maxBytes;
-			return { text, info: this.info(file), truncated };
+			for (let attempt = 1; ; attempt++) {
+				const before = this.info(file);
+				const text = await this.app.vault.read(file);
+				const info = this.info(file);
+				if ((info.size === before.size && info.mtime === before.mtime) || attempt === READ_ATTEMPTS) {
+					return { text, info, truncated: options.maxBytes !== undefined && info.size > options.maxBytes };
+				}
+			}
 		} catch {
 			return null;
 		}

@@ -143,6 +143,26 @@ async function obsidianPort(): Promise<ObsidianVault> {
 }
 
 describe("the vault port contract", () => {
+	it("ObsidianVault reads a note again when Obsidian updated its facts while it was read: the facts given are the text's", async () => {
+		const port = await obsidianPort();
+		const vault = host.app.vault;
+		expect(await port.create("A2A/g/archive/a.md", "---\nmessage_id: a\n---\nfirst\n")).toBe(true);
+		const read = vault.read.bind(vault);
+		const reads: string[] = [];
+		let rewrites = 1;
+		vault.read = async (file) => {
+			const text = await read(file);
+			reads.push(text);
+			// Another writer's change, which Obsidian has taken in (its stat updated) by the time this read returns.
+			if (rewrites-- > 0) await vault.modify(file, "---\nmessage_id: a2\n---\nrewritten, and longer\n");
+			return text;
+		};
+		const got = await port.read("A2A/g/archive/a.md");
+		expect(reads).toHaveLength(2);
+		expect(got?.text).toBe("---\nmessage_id: a2\n---\nrewritten, and longer\n");
+		expect(got?.info).toEqual(await port.stat("A2A/g/archive/a.md"));
+	});
+
 	it("MemoryVault, NodeVault and ObsidianVault give the same result for every call of a script", async () => {
 		const memory = await script(new MemoryVault());
 		const disk = await script(new NodeVault(dir));
