@@ -83,8 +83,8 @@ SEXTETS["=".charCodeAt(0)] = 0;
 /**
  * A Bloom filter of texts (the keys of a folder's notes), written as its probe count, a dot and its
  * bits in base64. One decoded from its text reads its bits in that text as keys are looked up (a
- * start looks up a few keys in filters of 100,000): a byte whose characters are not base64 reads
- * as all ones, so that a damaged text answers "may", never a wrong "no".
+ * start looks up a few keys in filters of 100,000): a byte written in characters that are not
+ * base64 reads as all ones, so that characters damaged into others answer "may", not a wrong "no".
  */
 export class KeyFilter {
 	/** `bits`, or (null) the `bytes` bytes written in base64 in `text` from `from` on. */
@@ -105,10 +105,11 @@ export class KeyFilter {
 	/** A filter as `encode` wrote it; null when the text is not one. */
 	static decode(text: string): KeyFilter | null {
 		const dot = text.indexOf(".");
-		const hashes = Number(text.slice(0, dot));
+		// A filter written before its probe count was (no dot: base64 has none) was probed seven times per key.
+		const hashes = dot < 0 ? 7 : Number(text.slice(0, dot));
 		const from = dot + 1;
 		const length = text.length - from;
-		if (dot < 1 || dot > 2 || !Number.isInteger(hashes) || hashes < 1 || length === 0 || length % 4 !== 0) return null;
+		if (dot === 0 || dot > 2 || !Number.isInteger(hashes) || hashes < 1 || length === 0 || length % 4 !== 0) return null;
 		// Padding ends the text: one "=" or two.
 		const pad = text.indexOf("=", from);
 		if (pad >= 0 && pad < text.length - 2) return null;
