@@ -145,6 +145,7 @@ async function obsidianPort(): Promise<ObsidianVault> {
 describe("the vault port contract", () => {
 	it("ObsidianVault reads a note again when Obsidian updated its facts while it was read: the facts given are the text's", async () => {
 		const port = await obsidianPort();
+		if (!host) throw new Error("the Obsidian host did not start");
 		const vault = host.app.vault;
 		expect(await port.create("A2A/g/archive/a.md", "---\nmessage_id: a\n---\nfirst\n")).toBe(true);
 		const read = vault.read.bind(vault);
