@@ -2,7 +2,7 @@ import { ignoreReason } from "../core/ignore";
 import type { Location, VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
-import { cacheable, stillTheSame } from "./history-cache";
+import { cacheable, sameFacts, stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
 import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
@@ -193,11 +193,14 @@ export class HistoryFromCopy {
 					continue;
 				}
 			} else if (part) await this.loadPart(copy, folder);
-			for (const info of await listInfo(folder)) {
-				const path = info.path;
+			// As in indexFolder: the listed facts stand for the files until a note is read or the host is yielded to.
+			let listingCurrent = true;
+			for (const listedInfo of await listInfo(folder)) {
+				const path = listedInfo.path;
 				const cached = copy.rows.get(path);
 				if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-				if (cached && stillTheSame(cached, info)) {
+				const info = listingCurrent || !cached ? listedInfo : await port.stat(path);
+				if (cached && info && stillTheSame(cached, info)) {
 					if (shares(cached.entry)) {
 						cached.entry.location = location;
 						index.set(cached.entry);
@@ -205,10 +208,14 @@ export class HistoryFromCopy {
 				} else {
 					reads++;
 					const note = await this.readHead(path, location, readAt);
+					listingCurrent = false;
 					// readAll takes this note as read now (or reads it again when its times are too recent).
 					if (note) copy.rows.set(path, note);
 				}
-				if (this.sync.dueToYield()) await this.sync.yieldNow();
+				if (this.sync.dueToYield()) {
+					await this.sync.yieldNow();
+					listingCurrent = false;
+				}
 			}
 		}
 		this.partial = { copy, keys, reads };
@@ -291,6 +298,14 @@ export class HistoryFromCopy {
 		const infos = port.listInfo ? await port.listInfo(folder) : null;
 		const listed = infos ? infos.map((info) => info.path) : await port.list(folder);
 		let whole = infos !== null;
+		// The listed facts stand for the files until this pass reads a note or yields: other writers
+		// may change files meanwhile, so each note is then asked about as it comes (as a full read would).
+		let listingCurrent = infos !== null;
+		const pause = async () => {
+			if (!this.sync.dueToYield()) return;
+			await this.sync.yieldNow();
+			listingCurrent = false;
+		};
 		let rows = 0;
 		let paths = 0;
 		for (let i = 0; i < listed.length; i++) {
@@ -298,7 +313,9 @@ export class HistoryFromCopy {
 			// A saved path passed the filters below when it was saved (they look at the path alone).
 			const cached = saved.get(path);
 			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-			const info = cached ? (infos ? infos[i] : await port.stat(path)) : null;
+			const info = cached ? (listingCurrent && infos ? infos[i] : await port.stat(path)) : null;
+			// A note found otherwise than listed leaves the copy without this listing.
+			if (infos && !listingCurrent && cached && !(info && sameFacts(info, infos[i]))) whole = false;
 			if (info && stillTheSame(cached, info)) {
 				if (reindex) {
 					cached.entry.location = location;
@@ -307,18 +324,19 @@ export class HistoryFromCopy {
 				changes.used++;
 				rows++;
 				paths = addPath(paths, path);
-				if (this.sync.dueToYield()) await this.sync.yieldNow();
+				await pause();
 				continue;
 			}
 			if (cached) changes.replaced.add(path);
 			changes.reads++;
 			const note = await this.readHead(path, location, readAt);
+			listingCurrent = false;
 			if (note) changes.read.set(path, note);
 			// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
 			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
 			rows++;
 			paths = addPath(paths, path);
-			if (this.sync.dueToYield()) await this.sync.yieldNow();
+			await pause();
 		}
 		// A folder without notes needs no part.
 		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows, paths });

@@ -47,8 +47,7 @@ function listingPort(): VaultPort {
 }
 
 /** A router as a new start makes it: its index empty, the copy of an earlier one in the cache folder; `reads` gets every note it reads. */
-async function start(reads: string[] = [], clock = () => Date.now() + 60_000): Promise<Router> {
-	const port = listingPort();
+async function start(reads: string[] = [], clock = () => Date.now() + 60_000, port: VaultPort = listingPort()): Promise<Router> {
 	const read = port.read.bind(port);
 	port.read = (path, options) => {
 		reads.push(path);
@@ -101,6 +100,37 @@ describe("routing before the whole history is indexed", () => {
 		const report = await (await start()).pass();
 		expect(report.decisions.map((d) => [d.outcome, d.message_id, d.error_code])).toEqual([["duplicate", "taken-since", "DUPLICATE"]]);
 	});
+
+	for (const [name, port] of [["the Node vault (the CLI)", () => new NodeVault(v.dir)], ["a vault that holds its files' facts (as the plugin's)", listingPort]] as const) {
+		it(`notes other writers change while the history is read are taken as they are then, not as listed before (${name})`, async () => {
+			await send("first", { message_id: "new-1" });
+			await (await start()).pass();
+			// The archive's first note in the listing order changed since the copy: it is read first. While
+			// it is read, every other archived note is rewritten with another id.
+			const archive = path.join(v.dir, BOX(B, "archive"));
+			const [first, ...others] = (await fs.readdir(archive)).filter((f) => f.endsWith(".md"));
+			await fs.writeFile(path.join(archive, first), `${await fs.readFile(path.join(archive, first), "utf8")}\nEdited since.\n`);
+			const vault = port();
+			const read = vault.read.bind(vault);
+			let rewritten = false;
+			vault.read = async (p, options) => {
+				if (!rewritten && p.endsWith(`/${first}`)) {
+					rewritten = true;
+					for (const other of others) {
+						const file = path.join(archive, other);
+						await fs.writeFile(file, (await fs.readFile(file, "utf8")).replace(/message_id: "?old-(\d+)"?/, "message_id: raced-$1-again"));
+					}
+				}
+				return read(p, options);
+			};
+			await send("second", { message_id: "new-2" });
+			const router = await start([], undefined, vault);
+			await router.pass();
+			expect(rewritten).toBe(true);
+			const raced = others.map((o) => /old (\d+)\.md/.exec(o)?.[1]).filter((n) => router.index.withId(`raced-${n}-again`).length === 1);
+			expect(raced.length).toBe(others.length);
+		});
+	}
 
 	it("a decision that asks the history about another key is made again on the whole history, with the same outcome as a cold read", async () => {
 		await send("first", { message_id: "new-1" });
