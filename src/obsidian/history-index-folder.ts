@@ -131,9 +131,10 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 			for (const part of await partsOf(notes, digests, pause)) {
 				const header: PartHeader = { format: HISTORY_CACHE_FORMAT, root: this.root, folder: part.folder, digest: part.digest, rows: part.rows.length };
 				const file = partFileName(part.folder);
-				// A sound part whose listing did not change holds the same rows (and keys): it is not written again.
+				// A sound part whose listing did not change holds the same rows (and keys): it is not written
+				// again, unless its filter is of the form before filters carried their probe count (less sharp).
 				const before = this.summary.get(part.folder);
-				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file) {
+				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file && !KeyFilter.isLegacy(before.filter)) {
 					written.push(before);
 					continue;
 				}

@@ -6,7 +6,8 @@ import type { FileFacts, FileInfo } from "./vault-port";
 //   any order. Two listings with the same digest are the same listing, unless 64 bits of hash
 //   collide: a note renamed, added, removed or written again (a new mtime or size) changes it.
 // - A key filter (a Bloom filter): says of a text whether a set may hold it. "No" is certain; "may"
-//   is wrong for about one text in a hundred that is not in the set.
+//   is wrong for about one text in 2,000 that is not in the set (one in a hundred for a filter
+//   written before filters carried their probe count, until its part is saved again).
 
 /** FNV-1a over UTF-16 code units, from `basis`: 32 bits. */
 export function textHash(text: string, basis: number): number {
@@ -102,11 +103,16 @@ export class KeyFilter {
 		return new KeyFilter(HASHES, bits, "", 0, bits.length);
 	}
 
+	/** Whether a filter's text is of the form written before filters carried their probe count. */
+	static isLegacy(text: string): boolean {
+		return !text.includes(".");
+	}
+
 	/** A filter as `encode` wrote it; null when the text is not one. */
 	static decode(text: string): KeyFilter | null {
 		const dot = text.indexOf(".");
 		// A filter written before its probe count was (no dot: base64 has none) was probed seven times per key.
-		const hashes = dot < 0 ? 7 : Number(text.slice(0, dot));
+		const hashes = KeyFilter.isLegacy(text) ? 7 : Number(text.slice(0, dot));
 		const from = dot + 1;
 		const length = text.length - from;
 		if (dot === 0 || dot > 2 || !Number.isInteger(hashes) || hashes < 1 || length === 0 || length % 4 !== 0) return null;

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { KeyFilter } from "../../src/router/history-digest";
 import { HistoryIndexFolder } from "../../src/obsidian/history-index-folder";
 import type { CachedNote } from "../../src/router/history-cache";
 import type { IndexEntry } from "../../src/core/message-index";
@@ -96,6 +97,29 @@ describe("the plugin's history copy, one part a folder", () => {
 		await s.loadSummary();
 		expect(await s.loadPart(MONTHS[0])).toBeNull();
 		expect((await s.loadPart(MONTHS[1]))?.size).toBe(5);
+	});
+
+	it("reads a part whose filter was written before filters carried their probe count, and writes it again with the next save", async () => {
+		const digests = new Map(MONTHS.map((f) => [f, `d-${f}`]));
+		await store().save(notesOf(MONTHS), digests);
+		// parts.json as the former form wrote it: the first part's filter without its probe count.
+		const summaryPath = path.join(dir, COPY, "parts.json");
+		const summary = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { folder: string; filter: string }[] };
+		const legacy = summary.parts.find((p) => p.folder === MONTHS[0]);
+		if (!legacy) throw new Error("no part for the first month");
+		const legacyBits = KeyFilter.sized(0).encode().replace(/^\d+\./, "");
+		legacy.filter = legacyBits;
+		await fs.writeFile(summaryPath, JSON.stringify(summary));
+		const next = store();
+		// Read as the seven probes it was written with (an empty one: it may hold nothing).
+		expect((await next.loadSummary())?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(false);
+		for (const folder of MONTHS) await next.loadPart(folder);
+		const written = await writes(() => next.save(notesOf(MONTHS), digests));
+		expect(written).toHaveLength(2);
+		expect(written[1]).toBe("parts.json");
+		const after = await store().loadSummary();
+		expect(after?.get(MONTHS[0])?.filter.encode()).toMatch(/^\d+\./);
+		expect(after?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(true);
 	});
 
 	it("writes again a part that could not be read, though its folder did not change", async () => {
