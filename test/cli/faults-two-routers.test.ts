@@ -215,7 +215,8 @@ describe("two routers on one vault", () => {
 			}
 			const aReport = await aPass;
 			const aMs = Date.now() - started;
-			expect(aMs, "router A's pass must outlast the margin for this test to mean anything").toBeGreaterThan(3 * marginMs);
+			// Twice the margin: a lease left unrenewed would have lapsed during the pass (on a quiet machine the pass takes about three margins).
+			expect(aMs, "router A's pass must outlast the margin for this test to mean anything").toBeGreaterThan(2 * marginMs);
 			expect(bTries.length, "B tried while A was routing").toBeGreaterThan(0);
 			expect(bTries.filter((t) => !t.busy || t.decisions > 0), "router B routed while A's pass was running").toEqual([]);
 			const lease = readFrontmatter(await fs.readFile(path.join(dir, "A2A/router.md"), "utf8")) ?? {};
