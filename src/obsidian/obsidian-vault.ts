@@ -2,6 +2,7 @@ import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
 import { dirname } from "../core/paths";
 import { holdsLines } from "../core/text";
+import { sameFacts } from "../router/vault-port";
 import type { ChangeResult, FileFacts, FileInfo, MoveResult, ReadFile, ReadOptions, TransferOptions, TransferResult, VaultPort } from "../router/vault-port";
 
 // The vault port over Obsidian's Vault: new notes are vault.create, moves the vault's rename (no
@@ -88,7 +89,7 @@ export class ObsidianVault implements VaultPort {
 				const before = this.info(file);
 				const text = await this.app.vault.read(file);
 				const info = this.info(file);
-				if ((info.size === before.size && info.mtime === before.mtime) || attempt === READ_ATTEMPTS) {
+				if (sameFacts(info, before) || attempt === READ_ATTEMPTS) {
 					return { text, info, truncated: options.maxBytes !== undefined && info.size > options.maxBytes };
 				}
 			}

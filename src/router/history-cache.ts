@@ -1,6 +1,7 @@
 import { DeferredEntry } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import type { KeyFilter } from "./history-digest";
+import { sameFacts } from "./vault-port";
 import type { FileInfo } from "./vault-port";
 
 // A device-local copy of what the index learnt from the history (archives and dead letters), so
@@ -62,13 +63,8 @@ export interface HistoryCacheStore {
 }
 
 /** True when `cached` was read from the file `info` describes now. */
-/** Whether two looks at a file found the same facts. */
-export function sameFacts(a: FileInfo, b: FileInfo): boolean {
-	return a.size === b.size && a.mtime === b.mtime && a.id === b.id && a.changed === b.changed;
-}
-
 export function stillTheSame(cached: CachedNote | undefined, info: FileInfo): cached is CachedNote {
-	return cached !== undefined && cached.size === info.size && cached.mtime === info.mtime && cached.id === info.id && cached.changed === info.changed;
+	return cached !== undefined && sameFacts(cached, info);
 }
 
 /**

@@ -2,11 +2,12 @@ import { ignoreReason } from "../core/ignore";
 import type { Location, VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
-import { cacheable, sameFacts, stillTheSame } from "./history-cache";
+import { cacheable, stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
 import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest, visitedDigest } from "./history-digest";
+import { sameFacts } from "./vault-port";
 import type { VaultPort } from "./vault-port";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
@@ -181,7 +182,7 @@ export class HistoryFromCopy {
 			// Most folders did not change: their digest is taken without a FileInfo made per file.
 			if (part?.digest && part.digest === visitedDigest((visit) => port.eachFileIn?.(folder, visit))) {
 				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
-				if (this.sync.dueToYield()) await this.sync.yieldNow();
+				await this.paused();
 				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
 				const rows = await this.loadPart(copy, folder);
 				if (rows) {
@@ -212,10 +213,7 @@ export class HistoryFromCopy {
 					// readAll takes this note as read now (or reads it again when its times are too recent).
 					if (note) copy.rows.set(path, note);
 				}
-				if (this.sync.dueToYield()) {
-					await this.sync.yieldNow();
-					listingCurrent = false;
-				}
+				if (await this.paused()) listingCurrent = false;
 			}
 		}
 		this.partial = { copy, keys, reads };
@@ -239,6 +237,13 @@ export class HistoryFromCopy {
 			await readRest();
 		}
 		return decision();
+	}
+
+	/** Yields to the host when indexing has kept it busy long enough; true when it did (other writers may have acted meanwhile). */
+	private async paused(): Promise<boolean> {
+		if (!this.sync.dueToYield()) return false;
+		await this.sync.yieldNow();
+		return true;
 	}
 
 	/**
@@ -301,11 +306,6 @@ export class HistoryFromCopy {
 		// The listed facts stand for the files until this pass reads a note or yields: other writers
 		// may change files meanwhile, so each note is then asked about as it comes (as a full read would).
 		let listingCurrent = infos !== null;
-		const pause = async () => {
-			if (!this.sync.dueToYield()) return;
-			await this.sync.yieldNow();
-			listingCurrent = false;
-		};
 		let rows = 0;
 		let paths = 0;
 		for (let i = 0; i < listed.length; i++) {
@@ -324,7 +324,7 @@ export class HistoryFromCopy {
 				changes.used++;
 				rows++;
 				paths = addPath(paths, path);
-				await pause();
+				if (await this.paused()) listingCurrent = false;
 				continue;
 			}
 			if (cached) changes.replaced.add(path);
@@ -336,7 +336,7 @@ export class HistoryFromCopy {
 			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
 			rows++;
 			paths = addPath(paths, path);
-			await pause();
+			if (await this.paused()) listingCurrent = false;
 		}
 		// A folder without notes needs no part.
 		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows, paths });

@@ -7,6 +7,11 @@
 /** What `stat` says of a file, but its path. */
 export type FileFacts = Pick<FileInfo, "size" | "mtime" | "id" | "changed">;
 
+/** Whether two looks at a file found the same facts. */
+export function sameFacts(a: FileFacts, b: FileFacts): boolean {
+	return a.size === b.size && a.mtime === b.mtime && a.id === b.id && a.changed === b.changed;
+}
+
 export interface FileInfo {
 	path: string;
 	/** Bytes. */
