@@ -1,21 +1,20 @@
 import { ignoreReason } from "../core/ignore";
-import type { Location, VaultLayout } from "../core/layout";
-import type { IndexEntry, MessageIndex } from "../core/message-index";
 import { isMessagePath } from "../core/message-parse";
-import { cacheable, stillTheSame } from "./history-cache";
+import { stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
-import { addPath, noChanges, sameDigests, wholeListings } from "./history-changes";
+import { noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
-import { listingDigest, visitedDigest } from "./history-digest";
-import { sameFacts } from "./vault-port";
-import type { VaultPort } from "./vault-port";
+import { visitedDigest } from "./history-digest";
+import { indexFolder, paused, readHead } from "./history-folder-pass";
+import type { HistoryIndexing } from "./history-folder-pass";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
 // (src/router/history-cache.ts): a note is taken from the copy while its file is the one it was read
 // from, and read again otherwise, so that nothing differs from a full read.
 //
-// Where the adapter holds every file's facts and tells a whole folder's at once (`eachFileIn`; the
-// plugin's: Obsidian keeps every file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
+// Each folder is indexed as src/router/history-folder-pass.ts tells. Where the adapter holds every
+// file's facts and tells a whole folder's at once (`eachFileIn`; the plugin's: Obsidian keeps every
+// file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
 // only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
 // id, trace id, in_reply_to) with them, and every note the copy no longer vouches for. A folder
 // whose listing has the digest its part was saved with is vouched for whole, and its part is read
@@ -24,21 +23,6 @@ import type { VaultPort } from "./vault-port";
 // about another key (before it did anything: decisions are pure), reads the rest, and makes it
 // again: decisions are the same as on the whole history, by construction. The rest (`readAll`)
 // follows once the waiting notes are routed.
-
-/** What reading the history needs of the index it fills (src/router/index-sync.ts). */
-export interface HistoryIndexing {
-	readonly index: MessageIndex;
-	readonly port: VaultPort;
-	layout(): VaultLayout;
-	historyFolders(): Promise<string[]>;
-	indexText(path: string, text: string, location?: Location): IndexEntry;
-	dropGone(folder: string, listed: ReadonlySet<string>): void;
-	dueToYield(): boolean;
-	yieldNow(): Promise<void>;
-	now(): number;
-	/** Bytes enough for a note's head. */
-	readonly headBytes: number;
-}
 
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {
@@ -121,7 +105,7 @@ export class HistoryFromCopy {
 		const folders = await this.sync.historyFolders();
 		for (const folder of folders) {
 			await this.loadPart(copy, folder);
-			await this.indexFolder(folder, copy.rows, changes, true);
+			await indexFolder(this.sync, folder, copy.rows, changes, true);
 		}
 		const digests = copy.parts ? new Map([...copy.parts].map(([folder, part]) => [folder, part.digest])) : null;
 		await this.settle({ rows: copy.rows, digests, at: this.sync.now() }, changes, copy.existed, folders, options);
@@ -138,7 +122,7 @@ export class HistoryFromCopy {
 		current.at = this.sync.now();
 		const changes = noChanges(0);
 		const folders = await this.sync.historyFolders();
-		for (const folder of folders) await this.indexFolder(folder, current.rows, changes, false);
+		for (const folder of folders) await indexFolder(this.sync, folder, current.rows, changes, false);
 		await this.settle(current, changes, true, folders, options);
 	}
 
@@ -182,7 +166,7 @@ export class HistoryFromCopy {
 			// Most folders did not change: their digest is taken without a FileInfo made per file.
 			if (part?.digest && part.digest === visitedDigest((visit) => port.eachFileIn?.(folder, visit))) {
 				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
-				await this.paused();
+				await paused(this.sync);
 				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
 				const rows = await this.loadPart(copy, folder);
 				if (rows) {
@@ -208,12 +192,12 @@ export class HistoryFromCopy {
 					}
 				} else {
 					reads++;
-					const note = await this.readHead(path, location, readAt);
+					const note = await readHead(this.sync, path, location, readAt);
 					listingCurrent = false;
 					// readAll takes this note as read now (or reads it again when its times are too recent).
 					if (note) copy.rows.set(path, note);
 				}
-				if (await this.paused()) listingCurrent = false;
+				if (await paused(this.sync)) listingCurrent = false;
 			}
 		}
 		this.partial = { copy, keys, reads };
@@ -237,26 +221,6 @@ export class HistoryFromCopy {
 			await readRest();
 		}
 		return decision();
-	}
-
-	/** Yields to the host when indexing has kept it busy long enough; true when it did (other writers may have acted meanwhile). */
-	private async paused(): Promise<boolean> {
-		if (!this.sync.dueToYield()) return false;
-		await this.sync.yieldNow();
-		return true;
-	}
-
-	/**
-	 * Reads a history note's head and indexes it; the entry as the copy may keep it, null when its
-	 * times are too recent to vouch for it or when the note is gone (its entry is then dropped).
-	 */
-	private async readHead(path: string, location: Location, readAt: number): Promise<CachedNote | null> {
-		const read = await this.sync.port.read(path, { maxBytes: this.sync.headBytes });
-		if (!read) {
-			this.sync.index.remove(path);
-			return null;
-		}
-		return cacheable(this.sync.indexText(path, read.text, location), read.info, readAt);
 	}
 
 	/** The copy as the store has it: split by folder (its summary now, its parts as `loadPart` asks for them) or whole. */
@@ -287,59 +251,5 @@ export class HistoryFromCopy {
 		}
 		for (const [path, note] of changes.read) kept.set(path, note);
 		return kept;
-	}
-
-	/**
-	 * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
-	 * was read from, else read (its head); counts in `changes` what it took and what it read, and
-	 * keeps the listing's digest when the copy will hold every note of it as listed. Without
-	 * `reindex` (the index holds the history already), a note taken from the copy is left as indexed.
-	 */
-	private async indexFolder(folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges, reindex: boolean): Promise<void> {
-		const { index, port } = this.sync;
-		const readAt = this.sync.now();
-		// The notes directly in one history folder share one location.
-		const location = this.sync.layout().locate(`${folder}/note.md`);
-		const infos = port.listInfo ? await port.listInfo(folder) : null;
-		const listed = infos ? infos.map((info) => info.path) : await port.list(folder);
-		let whole = infos !== null;
-		// The listed facts stand for the files until this pass reads a note or yields: other writers
-		// may change files meanwhile, so each note is then asked about as it comes (as a full read would).
-		let listingCurrent = infos !== null;
-		let rows = 0;
-		let paths = 0;
-		for (let i = 0; i < listed.length; i++) {
-			const path = listed[i];
-			// A saved path passed the filters below when it was saved (they look at the path alone).
-			const cached = saved.get(path);
-			if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-			const info = cached ? (listingCurrent && infos ? infos[i] : await port.stat(path)) : null;
-			// A note found otherwise than listed leaves the copy without this listing.
-			if (infos && !listingCurrent && cached && !(info && sameFacts(info, infos[i]))) whole = false;
-			if (info && stillTheSame(cached, info)) {
-				if (reindex) {
-					cached.entry.location = location;
-					index.set(cached.entry);
-				}
-				changes.used++;
-				rows++;
-				paths = addPath(paths, path);
-				if (await this.paused()) listingCurrent = false;
-				continue;
-			}
-			if (cached) changes.replaced.add(path);
-			changes.reads++;
-			const note = await this.readHead(path, location, readAt);
-			listingCurrent = false;
-			if (note) changes.read.set(path, note);
-			// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
-			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
-			rows++;
-			paths = addPath(paths, path);
-			if (await this.paused()) listingCurrent = false;
-		}
-		// A folder without notes needs no part.
-		if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows, paths });
-		this.sync.dropGone(folder, new Set(listed));
 	}
 }

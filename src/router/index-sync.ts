@@ -6,7 +6,7 @@ import { isMessagePath, readRawMessage } from "../core/message-parse";
 import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
 import type { HistoryCacheStore } from "./history-cache";
 import { HistoryFromCopy } from "./history-from-copy";
-import type { HistoryIndexing } from "./history-from-copy";
+import type { HistoryIndexing } from "./history-folder-pass";
 import type { VaultPort } from "./vault-port";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
