@@ -2,14 +2,14 @@ import type { App } from "obsidian";
 import { normalizePath } from "obsidian";
 import { HISTORY_CACHE_FORMAT, decodeRows, encodeRow } from "../router/history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "../router/history-cache";
-import { KeyFilter } from "../router/history-digest";
+import { KeyFilter, textHash } from "../router/history-digest";
 import { addKeys, partFileName, partsOf } from "../router/history-parts";
 
 // The plugin's copy of the history index (src/router/history-cache.ts; the CLI's is
 // node/history-cache-file.ts), split by history folder (src/router/history-parts.ts): a folder in
 // the plugin's own folder (`<configDir>/plugins/<id>/history-index/`, written through the adapter,
 // so no vault event and no note) with one part a history folder and `parts.json`, which tells each
-// part's digest and key filter. A part holds for each archived or dead-lettered note of its folder
+// part's digest and key filter (with a hash of the filter). A part holds for each archived or dead-lettered note of its folder
 // the entry the index read from it, with the size and mtime Obsidian's vault reports for the file
 // (TFile.stat). A start reads `parts.json`, then only the parts it needs
 // (src/router/history-from-copy.ts); nothing the router decides can differ from a full read.
@@ -33,17 +33,27 @@ interface PartHeader {
 	sum?: number;
 }
 
+interface SummaryPart extends PartHeader {
+	file: string;
+	filter: string;
+	/** A hash of `filter`: a filter changed in any character is not used (its folder's notes are read). Absent in summaries written before it was. */
+	filterSum?: number;
+}
+
 interface Summary {
 	format: number;
 	root: string;
-	parts: (PartHeader & { file: string; filter: string })[];
+	parts: SummaryPart[];
 }
+
+/** The hash a summary keeps of a part's filter. */
+const filterSum = (filter: string) => textHash(filter, 0x811c9dc5);
 
 const SUMMARY = "parts.json";
 
 export class HistoryIndexFolder implements HistoryCacheStore {
 	/** The parts `parts.json` told of when it was last read or written, by folder. */
-	private summary = new Map<string, Summary["parts"][number]>();
+	private summary = new Map<string, SummaryPart>();
 	/** Folders whose part on disk is known to be as `summary` tells: loaded whole, or written by this store. */
 	private readonly sound = new Set<string>();
 
@@ -67,8 +77,10 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 			const summary = JSON.parse(text) as Summary;
 			if (summary.format !== HISTORY_CACHE_FORMAT || summary.root !== this.root || !Array.isArray(summary.parts)) return null;
 			for (const part of summary.parts) {
-				const filter = typeof part.filter === "string" ? KeyFilter.decode(part.filter) : null;
-				// A part without a usable filter is left out: its folder's notes are read.
+				// A part without a usable filter is left out: its folder's notes are read. A filter damaged
+				// into other base64 could answer a wrong "no": its hash tells.
+				const sound = typeof part.filter === "string" && (part.filterSum === undefined || part.filterSum === filterSum(part.filter));
+				const filter = sound ? KeyFilter.decode(part.filter) : null;
 				if (filter === null || typeof part.folder !== "string" || typeof part.file !== "string") continue;
 				this.summary.set(part.folder, part);
 				parts.set(part.folder, { digest: typeof part.digest === "string" ? part.digest : null, filter });
@@ -121,7 +133,7 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 		const adapter = this.app.vault.adapter;
 		try {
 			if (!(await adapter.exists(this.folder))) await adapter.mkdir(this.folder);
-			const written: Summary["parts"] = [];
+			const written: SummaryPart[] = [];
 			let sliceStart = Date.now();
 			const pause = async () => {
 				if (Date.now() - sliceStart < SLICE_MS) return;
@@ -135,7 +147,7 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				// again, unless its filter is of the form before filters carried their probe count (less sharp).
 				const before = this.summary.get(part.folder);
 				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file && !KeyFilter.isLegacy(before.filter)) {
-					written.push(before);
+					written.push({ ...before, filterSum: filterSum(before.filter) });
 					continue;
 				}
 				// Filtered and written a slice of rows at a time: a month of a busy group is tens of thousands.
@@ -149,7 +161,8 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				}
 				const text = slices.join("");
 				header.sum = await this.sumOf(text, 0);
-				written.push({ ...header, file, filter: filter.encode() });
+				const filterText = filter.encode();
+				written.push({ ...header, file, filter: filterText, filterSum: filterSum(filterText) });
 				await adapter.write(this.pathOf(file), `${JSON.stringify(header)}\n${text}`);
 				this.sound.add(part.folder);
 				sliceStart = Date.now();

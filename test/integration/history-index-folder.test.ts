@@ -104,11 +104,13 @@ describe("the plugin's history copy, one part a folder", () => {
 		await store().save(notesOf(MONTHS), digests);
 		// parts.json as the former form wrote it: the first part's filter without its probe count.
 		const summaryPath = path.join(dir, COPY, "parts.json");
-		const summary = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { folder: string; filter: string }[] };
+		const summary = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { folder: string; filter: string; filterSum?: number }[] };
 		const legacy = summary.parts.find((p) => p.folder === MONTHS[0]);
 		if (!legacy) throw new Error("no part for the first month");
 		const legacyBits = KeyFilter.sized(0).encode().replace(/^\d+\./, "");
 		legacy.filter = legacyBits;
+		// Nor did parts.json keep a hash of each filter then.
+		for (const part of summary.parts) delete part.filterSum;
 		await fs.writeFile(summaryPath, JSON.stringify(summary));
 		const next = store();
 		// Read as the seven probes it was written with (an empty one: it may hold nothing).
@@ -120,6 +122,25 @@ describe("the plugin's history copy, one part a folder", () => {
 		const after = await store().loadSummary();
 		expect(after?.get(MONTHS[0])?.filter.encode()).toMatch(/^\d+\./);
 		expect(after?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(true);
+		// Every part's filter now has its hash, the parts not written again too.
+		const rewritten = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { filterSum?: number }[] };
+		expect(rewritten.parts.map((p) => typeof p.filterSum)).toEqual(["number", "number", "number"]);
+	});
+
+	it("leaves out a part whose filter was damaged into other base64 characters, which would have answered a wrong no", async () => {
+		await store().save(notesOf(MONTHS), new Map(MONTHS.map((f) => [f, `d-${f}`])));
+		const summaryPath = path.join(dir, COPY, "parts.json");
+		const text = await fs.readFile(summaryPath, "utf8");
+		const summary = JSON.parse(text) as { parts: { folder: string; filter: string }[] };
+		const part = summary.parts.find((p) => p.folder === MONTHS[0]);
+		if (!part) throw new Error("no part for the first month");
+		// Every bit cleared, in characters that are still base64: read as it is, the filter says its notes' keys are not there.
+		const damaged = part.filter.replace(/^(\d+\.)(.*)$/, (_, count: string, bits: string) => count + "A".repeat(bits.length));
+		expect(KeyFilter.decode(damaged)?.mayHold(`id-${MONTHS[0]}-3`)).toBe(false);
+		await fs.writeFile(summaryPath, text.replace(part.filter, damaged));
+		const loaded = await store().loadSummary();
+		expect(loaded?.has(MONTHS[0])).toBe(false);
+		expect(loaded?.get(MONTHS[1])?.filter.mayHold(`id-${MONTHS[1]}-3`)).toBe(true);
 	});
 
 	it("writes again a part that could not be read, though its folder did not change", async () => {
