@@ -12,7 +12,7 @@ import type { ChangeResult, FileFacts, FileInfo, MoveResult, ReadFile, ReadOptio
 // tree and on disk, and only then written. A rewrite or removal happens only if the note's text is
 // still what the router read.
 
-/** Reads of a file whose facts change while it is read, before its latest facts are taken as they are. */
+/** Reads of a file whose facts change while it is read, before its text is given as unsettled (not to be vouched for by its facts). */
 const READ_ATTEMPTS = 3;
 
 export class ObsidianVault implements VaultPort {
@@ -89,8 +89,9 @@ export class ObsidianVault implements VaultPort {
 				const before = this.info(file);
 				const text = await this.app.vault.read(file);
 				const info = this.info(file);
-				if (sameFacts(info, before) || attempt === READ_ATTEMPTS) {
-					return { text, info, truncated: options.maxBytes !== undefined && info.size > options.maxBytes };
+				const settled = sameFacts(info, before);
+				if (settled || attempt === READ_ATTEMPTS) {
+					return { text, info, truncated: options.maxBytes !== undefined && info.size > options.maxBytes, ...(settled ? {} : { unsettled: true }) };
 				}
 			}
 		} catch {

@@ -40,7 +40,8 @@ export async function paused(sync: HistoryIndexing): Promise<boolean> {
 
 /**
  * Reads a history note's head and indexes it; the entry as the copy may keep it, null when its
- * times are too recent to vouch for it or when the note is gone (its entry is then dropped).
+ * times are too recent to vouch for it, when it changed during every read (its facts may not be its
+ * text's), or when the note is gone (its entry is then dropped).
  */
 export async function readHead(sync: HistoryIndexing, path: string, location: Location, readAt: number): Promise<CachedNote | null> {
 	const read = await sync.port.read(path, { maxBytes: sync.headBytes });
@@ -48,7 +49,8 @@ export async function readHead(sync: HistoryIndexing, path: string, location: Lo
 		sync.index.remove(path);
 		return null;
 	}
-	return cacheable(sync.indexText(path, read.text, location), read.info, readAt);
+	const entry = sync.indexText(path, read.text, location);
+	return read.unsettled ? null : cacheable(entry, read.info, readAt);
 }
 
 /**

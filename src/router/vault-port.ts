@@ -32,6 +32,8 @@ export interface ReadFile {
 	truncated?: boolean;
 	/** Adapter data (e.g. the original bytes of a file that is not valid UTF-8); the router never looks at it. */
 	basis?: unknown;
+	/** True when the file changed during every read the adapter tried: `info` may be newer than `text`, so nothing may vouch for this text by those facts. */
+	unsettled?: boolean;
 }
 
 export type MoveResult = "moved" | "missing" | "exists";

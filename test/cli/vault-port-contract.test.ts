@@ -165,6 +165,31 @@ describe("the vault port contract", () => {
 		expect(got?.info.size).toBe(Buffer.byteLength(got?.text ?? ""));
 	});
 
+	it("ObsidianVault tells a read as unsettled when the note changed during every attempt, and only then", async () => {
+		const port = await obsidianPort();
+		if (!host) throw new Error("the Obsidian host did not start");
+		const vault = host.app.vault;
+		expect(await port.create("A2A/g/archive/b.md", "---\nmessage_id: b\n---\nfirst\n")).toBe(true);
+		const read = vault.read.bind(vault);
+		let reads = 0;
+		vault.read = async (file) => {
+			const text = await read(file);
+			// A writer that does not stop: by the end of each read, Obsidian has taken in another change
+			// (its stat moved on; the text it gave is older).
+			reads++;
+			file.stat = { ...file.stat, size: file.stat.size + 1, mtime: file.stat.mtime + 1 };
+			return text;
+		};
+		const got = await port.read("A2A/g/archive/b.md");
+		// Three attempts at least (the app's own readers may read the note meanwhile too).
+		expect(reads).toBeGreaterThanOrEqual(3);
+		expect(got?.unsettled).toBe(true);
+		expect(got?.info.size).not.toBe(Buffer.byteLength(got?.text ?? ""));
+		vault.read = read;
+		const calm = await port.read("A2A/g/archive/b.md");
+		expect(calm?.unsettled).toBeUndefined();
+	});
+
 	it("MemoryVault, NodeVault and ObsidianVault give the same result for every call of a script", async () => {
 		const memory = await script(new MemoryVault());
 		const disk = await script(new NodeVault(dir));
