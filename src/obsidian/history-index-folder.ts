@@ -144,10 +144,11 @@ export class HistoryIndexFolder implements HistoryCacheStore {
 				const header: PartHeader = { format: HISTORY_CACHE_FORMAT, root: this.root, folder: part.folder, digest: part.digest, rows: part.rows.length };
 				const file = partFileName(part.folder);
 				// A sound part whose listing did not change holds the same rows (and keys): it is not written
-				// again, unless its filter is of the form before filters carried their probe count (less sharp).
+				// again, unless its filter is of the form before filters carried their probe count (less sharp)
+				// or came without a hash (nothing vouches for its text: it is made again from the rows).
 				const before = this.summary.get(part.folder);
-				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file && !KeyFilter.isLegacy(before.filter)) {
-					written.push({ ...before, filterSum: filterSum(before.filter) });
+				if (part.digest !== null && this.sound.has(part.folder) && before?.digest === part.digest && before.rows === header.rows && before.file === file && before.filterSum !== undefined && !KeyFilter.isLegacy(before.filter)) {
+					written.push(before);
 					continue;
 				}
 				// Filtered and written a slice of rows at a time: a month of a busy group is tens of thousands.

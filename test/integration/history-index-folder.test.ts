@@ -99,7 +99,7 @@ describe("the plugin's history copy, one part a folder", () => {
 		expect((await s.loadPart(MONTHS[1]))?.size).toBe(5);
 	});
 
-	it("reads a part whose filter was written before filters carried their probe count, and writes it again with the next save", async () => {
+	it("reads a part whose filter was written before filters carried their probe count or a hash, and makes each such filter again from its rows at the next save", async () => {
 		const digests = new Map(MONTHS.map((f) => [f, `d-${f}`]));
 		await store().save(notesOf(MONTHS), digests);
 		// parts.json as the former form wrote it: the first part's filter without its probe count.
@@ -109,19 +109,27 @@ describe("the plugin's history copy, one part a folder", () => {
 		if (!legacy) throw new Error("no part for the first month");
 		const legacyBits = KeyFilter.sized(0).encode().replace(/^\d+\./, "");
 		legacy.filter = legacyBits;
-		// Nor did parts.json keep a hash of each filter then.
+		// Nor did parts.json keep a hash of each filter then; and another part's filter was damaged since
+		// into other base64 characters (every bit cleared), which nothing could tell without a hash.
 		for (const part of summary.parts) delete part.filterSum;
+		const damaged = summary.parts.find((p) => p.folder === MONTHS[1]);
+		if (!damaged) throw new Error("no part for the second month");
+		damaged.filter = damaged.filter.replace(/^(\d+\.)(.*)$/, (_, count: string, bits: string) => count + "A".repeat(bits.length));
 		await fs.writeFile(summaryPath, JSON.stringify(summary));
 		const next = store();
+		const loaded = await next.loadSummary();
 		// Read as the seven probes it was written with (an empty one: it may hold nothing).
-		expect((await next.loadSummary())?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(false);
+		expect(loaded?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(false);
+		expect(loaded?.get(MONTHS[1])?.filter.mayHold(`id-${MONTHS[1]}-3`)).toBe(false);
 		for (const folder of MONTHS) await next.loadPart(folder);
 		const written = await writes(() => next.save(notesOf(MONTHS), digests));
-		expect(written).toHaveLength(2);
-		expect(written[1]).toBe("parts.json");
+		// Every part again (none had a hash), then parts.json.
+		expect(written).toHaveLength(4);
+		expect(written[3]).toBe("parts.json");
 		const after = await store().loadSummary();
 		expect(after?.get(MONTHS[0])?.filter.encode()).toMatch(/^\d+\./);
 		expect(after?.get(MONTHS[0])?.filter.mayHold(`id-${MONTHS[0]}-3`)).toBe(true);
+		expect(after?.get(MONTHS[1])?.filter.mayHold(`id-${MONTHS[1]}-3`)).toBe(true);
 		// Every part's filter now has its hash, the parts not written again too.
 		const rewritten = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { filterSum?: number }[] };
 		expect(rewritten.parts.map((p) => typeof p.filterSum)).toEqual(["number", "number", "number"]);
