@@ -78,8 +78,8 @@ export class ObsidianVault implements VaultPort {
 	 * The text with the facts it was read under: Obsidian may update a file's stat while the text is
 	 * read, so the facts are taken before and after, and the file is read again while they differ
 	 * (facts newer than their text would let the history copy vouch for a text that is not the file's).
-	 * A file rewritten through every attempt is given its latest facts, which are recent: no copy
-	 * keeps them, and an outbox note with them waits its grace period.
+	 * A file rewritten through every attempt is given as `unsettled`, with its latest facts: no copy
+	 * keeps them, and an outbox note with them (recent) waits its grace period.
 	 */
 	async read(path: string, options: ReadOptions = {}): Promise<ReadFile | null> {
 		const file = this.file(path);

@@ -32,10 +32,10 @@ const high = (n: number) => Math.floor(n / 4294967296) | 0;
  * Accumulates a folder's digest, one file at a time in any order: each file's name and facts are
  * hashed into 32 bits, and the digest is the count of files and two sums of those hashes (the
  * second of each hash spread again), so that two listings of 100,000 files that differ in any file
- * differ in the digest unless 64 bits collide, or a file's hash does (one in 2^32 for a file
- * replaced by another of other name and the same facts). A start hashes every history file's name
- * and facts (src/router/history-from-copy.ts readFor): one multiplication per character and four
- * spreads per file.
+ * differ in the digest unless 64 bits collide, or a file's hash does: one chance in 2^32 for a
+ * file renamed, or replaced by another, with the same size and mtime. A start hashes every history
+ * file's name and facts (src/router/history-from-copy.ts readFor): one multiplication per character
+ * and four spreads per file.
  */
 export class FolderDigest {
 	private count = 0;
@@ -46,7 +46,8 @@ export class FolderDigest {
 	add(text: string, info: FileFacts, from = 0): void {
 		let h = 0x811c9dc5;
 		for (let i = from; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-		h = mix(h ^ low(info.mtime));
+		// Spread before the mtime joins it, so that a name's hash and an mtime cannot cancel each other.
+		h = mix(mix(h) ^ low(info.mtime));
 		h = mix(h ^ high(info.mtime) ^ Math.imul(low(info.size), 0x9e3779b1));
 		// Facts the plugin's adapter does not tell (Obsidian keeps no ctime or identity per file) cost nothing.
 		if (info.changed !== undefined || info.id !== undefined || high(info.size) !== 0) {

@@ -27,6 +27,7 @@ export interface FileInfo {
 /** A file's text as read, with what the file was when it was read. */
 export interface ReadFile {
 	text: string;
+	/** Facts the file had while its text was read, or older ones (which only cost a read again), never newer: unless `unsettled`. */
 	info: FileInfo;
 	/** True when only the first `maxBytes` were read. */
 	truncated?: boolean;

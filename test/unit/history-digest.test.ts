@@ -42,8 +42,10 @@ describe("a folder's digest", () => {
 			[base[0]],
 			[...base, file("c.md")],
 			[file("a.md", 200, 2000), file("b.md", 100, 1000)],
-			// An mtime past 2^32 ms differs only in its high bits.
+			// An mtime past 2^32 ms differs only in its high bits; so may a size, or a ctime.
 			[file("a.md", 100, 1000 + 2 ** 32), base[1]],
+			[file("a.md", 100 + 2 ** 32, 1000), base[1]],
+			[file("a.md", 100, 1000, { changed: 5 + 2 ** 32 }), base[1]],
 		];
 		for (const variant of variants) expect(listingDigest(FOLDER, variant), JSON.stringify(variant)).not.toBe(digest);
 		expect(new Set(variants.map((v) => listingDigest(FOLDER, v))).size).toBe(variants.length);
