@@ -142,12 +142,17 @@ async function obsidianPort(): Promise<ObsidianVault> {
 	return new ObsidianVault(host.app as never);
 }
 
+/** ObsidianVault over a started host, with one note created at `path`, and the host's vault (its reads to wrap). */
+async function obsidianPortWithNote(path: string, text: string): Promise<{ port: ObsidianVault; vault: TempHost["app"]["vault"] }> {
+	const port = await obsidianPort();
+	if (!host) throw new Error("the Obsidian host did not start");
+	expect(await port.create(path, text)).toBe(true);
+	return { port, vault: host.app.vault };
+}
+
 describe("the vault port contract", () => {
 	it("ObsidianVault reads a note again when Obsidian updated its facts while it was read: the facts given are the text's", async () => {
-		const port = await obsidianPort();
-		if (!host) throw new Error("the Obsidian host did not start");
-		const vault = host.app.vault;
-		expect(await port.create("A2A/g/archive/a.md", "---\nmessage_id: a\n---\nfirst\n")).toBe(true);
+		const { port, vault } = await obsidianPortWithNote("A2A/g/archive/a.md", "---\nmessage_id: a\n---\nfirst\n");
 		const read = vault.read.bind(vault);
 		const reads: string[] = [];
 		let rewrites = 1;
@@ -166,10 +171,7 @@ describe("the vault port contract", () => {
 	});
 
 	it("ObsidianVault tells a read as unsettled when the note changed during every attempt, and only then", async () => {
-		const port = await obsidianPort();
-		if (!host) throw new Error("the Obsidian host did not start");
-		const vault = host.app.vault;
-		expect(await port.create("A2A/g/archive/b.md", "---\nmessage_id: b\n---\nfirst\n")).toBe(true);
+		const { port, vault } = await obsidianPortWithNote("A2A/g/archive/b.md", "---\nmessage_id: b\n---\nfirst\n");
 		const read = vault.read.bind(vault);
 		let reads = 0;
 		vault.read = async (file) => {
