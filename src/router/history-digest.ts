@@ -24,9 +24,9 @@ function mix(h: number): number {
 }
 
 /** The low 32 bits of a number's integer part (up to 2^53). */
-const low = (n: number) => Math.floor(n) >>> 0;
+const lowBits = (n: number) => Math.floor(n) >>> 0;
 /** The high bits of a number's integer part (up to 2^53). */
-const high = (n: number) => Math.floor(n / 4294967296) | 0;
+const highBits = (n: number) => Math.floor(n / 4294967296) | 0;
 
 /**
  * Accumulates a folder's digest, one file at a time in any order: each file's name and facts are
@@ -47,13 +47,13 @@ export class FolderDigest {
 		let h = 0x811c9dc5;
 		for (let i = from; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
 		// Spread before the mtime joins it, so that a name's hash and an mtime cannot cancel each other.
-		h = mix(mix(h) ^ low(info.mtime));
-		h = mix(h ^ high(info.mtime) ^ Math.imul(low(info.size), 0x9e3779b1));
+		h = mix(mix(h) ^ lowBits(info.mtime));
+		h = mix(h ^ highBits(info.mtime) ^ Math.imul(lowBits(info.size), 0x9e3779b1));
 		// Facts the plugin's adapter does not tell (Obsidian keeps no ctime or identity per file) cost nothing.
-		if (info.changed !== undefined || info.id !== undefined || high(info.size) !== 0) {
+		if (info.changed !== undefined || info.id !== undefined || highBits(info.size) !== 0) {
 			const id = info.id === undefined ? 0 : textHash(info.id, 0x811c9dc5);
-			const changed = info.changed === undefined ? 0x7f4a7c15 : mix(low(info.changed) ^ mix(high(info.changed)));
-			h = mix(h ^ mix(id ^ changed ^ high(info.size)));
+			const changed = info.changed === undefined ? 0x7f4a7c15 : mix(lowBits(info.changed) ^ mix(highBits(info.changed)));
+			h = mix(h ^ mix(id ^ changed ^ highBits(info.size)));
 		}
 		this.low = (this.low + h) >>> 0;
 		this.high = (this.high + mix(h ^ 0x27d4eb2f)) >>> 0;
