@@ -83,7 +83,8 @@ export class VaultTasks {
 		const consider = (entry: IndexEntry) => {
 			if (!entry.messageId) return;
 			const held = best.get(entry.messageId);
-			if (!held || rank(entry) < rank(held)) best.set(entry.messageId, entry);
+			// Copies of one rank (an id archived twice) are taken by path, not by the index's order.
+			if (!held || rank(entry) < rank(held) || (rank(entry) === rank(held) && entry.path < held.path)) best.set(entry.messageId, entry);
 		};
 		for (const entry of this.router.index.withField("sourceGroup", this.gateway())) if (this.isGatewayRequest(entry)) consider(entry);
 		for (const pending of this.outbox.all()) consider(pending.entry);

@@ -4,7 +4,8 @@
 
 const SEEDS = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b];
 
-function avalanche(h: number): number {
+/** MurmurHash3's finaliser: every input bit changes about half the output bits. */
+export function avalanche(h: number): number {
 	let x = h;
 	x ^= x >>> 16;
 	x = Math.imul(x, 0x85ebca6b);

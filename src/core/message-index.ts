@@ -1,6 +1,7 @@
 import type { Box, Location } from "./layout";
 import { DeferredEntry } from "./index-entry";
 import type { IndexEntry } from "./index-entry";
+import { SplitMap } from "./split-map";
 import { parseTime } from "./time";
 
 export { DeferredEntry, entryFromRaw } from "./index-entry";
@@ -19,27 +20,29 @@ function countKey(location: Location): string | null {
  * Paths by key (message id, trace, in_reply_to). Nearly every key names one note, so one path is held
  * as itself and only a key with several gets a set: the index of a long history stays small.
  */
-type PathsByKey = Map<string, string | Set<string>>;
+type PathsByKey = SplitMap<string | Set<string>>;
 
 function addTo(map: PathsByKey, key: string | undefined, path: string): void {
 	if (key === undefined) return;
-	const held = map.get(key);
-	if (held === undefined || held === path) map.set(key, path);
-	else if (typeof held === "string") map.set(key, new Set([held, path]));
+	const part = map.partFor(key);
+	const held = part.get(key);
+	if (held === undefined || held === path) part.set(key, path);
+	else if (typeof held === "string") part.set(key, new Set([held, path]));
 	else held.add(path);
 }
 
 function removeFrom(map: PathsByKey, key: string | undefined, path: string): void {
 	if (key === undefined) return;
-	const held = map.get(key);
+	const part = map.partFor(key);
+	const held = part.get(key);
 	if (held === undefined) return;
 	if (typeof held === "string") {
-		if (held === path) map.delete(key);
+		if (held === path) part.delete(key);
 		return;
 	}
 	held.delete(path);
-	if (held.size === 1) map.set(key, held.values().next().value as string);
-	else if (held.size === 0) map.delete(key);
+	if (held.size === 1) part.set(key, held.values().next().value as string);
+	else if (held.size === 0) part.delete(key);
 }
 
 const expiries = new WeakMap<IndexEntry, { text: string | undefined; ms: number }>();
@@ -90,11 +93,15 @@ export class MessageIndex {
 	 */
 	lookupGuard: ((kind: LookupKey, key: string) => void) | null = null;
 
-	/** Every entry, a history entry possibly still deferred (made on first use, then held as made). */
-	private readonly byPath = new Map<string, IndexEntry | DeferredEntry>();
-	private readonly byId: PathsByKey = new Map();
-	private readonly byTrace: PathsByKey = new Map();
-	private readonly byReply: PathsByKey = new Map();
+	/**
+	 * Every entry, a history entry possibly still deferred (made on first use, then held as made).
+	 * These four grow by one entry per note, together: split (src/core/split-map.ts), none copies a
+	 * table of the whole history while one note is indexed.
+	 */
+	private readonly byPath = new SplitMap<IndexEntry | DeferredEntry>();
+	private readonly byId: PathsByKey = new SplitMap();
+	private readonly byTrace: PathsByKey = new SplitMap();
+	private readonly byReply: PathsByKey = new SplitMap();
 	/** The entries in inboxes, by path: the router's upkeep and due times look at these only. */
 	private readonly inInbox = new Map<string, IndexEntry>();
 	/** The entries in the dead-letter folder, by path (the sidebar lists them). */
@@ -110,10 +117,11 @@ export class MessageIndex {
 
 	/** Holds an entry; a deferred one stays deferred unless it is in an inbox or the dead-letter folder (those are listed whole). */
 	set(held: IndexEntry | DeferredEntry): void {
-		this.remove(held.path);
+		const byPath = this.byPath.partFor(held.path);
+		this.drop(byPath, held.path);
 		this.damaged.delete(held.path);
 		const entry = held instanceof DeferredEntry && (held.location.area === "dead-letter" || (held.location.area === "box" && held.location.box === "inbox")) ? this.make(held) : held;
-		this.byPath.set(entry.path, entry);
+		byPath.set(entry.path, entry);
 		addTo(this.byId, entry.messageId, entry.path);
 		addTo(this.byTrace, entry.traceId, entry.path);
 		addTo(this.byReply, entry.inReplyTo, entry.path);
@@ -179,9 +187,14 @@ export class MessageIndex {
 	}
 
 	remove(path: string): void {
-		const old = this.byPath.get(path);
+		this.drop(this.byPath.partFor(path), path);
+	}
+
+	/** Drops `path`'s entry, given the part of byPath that holds it. */
+	private drop(byPath: Map<string, IndexEntry | DeferredEntry>, path: string): void {
+		const old = byPath.get(path);
 		if (!old) return;
-		this.byPath.delete(path);
+		byPath.delete(path);
 		removeFrom(this.byId, old.messageId, path);
 		removeFrom(this.byTrace, old.traceId, path);
 		removeFrom(this.byReply, old.inReplyTo, path);

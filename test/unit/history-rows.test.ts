@@ -158,7 +158,8 @@ describe("deferred entries in the message index", () => {
 			};
 			index.set(deferred);
 		}
-		expect([...index.withField("sourceGroup", "gw")].map((e) => e.messageId)).toEqual(["m-0", "m-3"]);
-		expect(made.map((p) => p.slice(-6))).toEqual(["n 0.md", "n 3.md"]);
+		// The index keeps no order among its entries (src/core/split-map.ts).
+		expect([...index.withField("sourceGroup", "gw")].map((e) => e.messageId).sort()).toEqual(["m-0", "m-3"]);
+		expect(made.map((p) => p.slice(-6)).sort()).toEqual(["n 0.md", "n 3.md"]);
 	});
 });
