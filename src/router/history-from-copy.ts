@@ -1,5 +1,6 @@
 import { ignoreReason } from "../core/ignore";
 import { isMessagePath } from "../core/message-parse";
+import { SplitMap } from "../core/split-map";
 import { stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
 import { noChanges, sameDigests, wholeListings } from "./history-changes";
@@ -26,7 +27,8 @@ import type { HistoryIndexing } from "./history-folder-pass";
 
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {
-	rows: Map<string, CachedNote>;
+	/** Split (src/core/split-map.ts) where the copy is split by folder: a host yields between its parts, and no part's rows make a table of the whole history be copied at once. */
+	rows: Map<string, CachedNote> | SplitMap<CachedNote>;
 	/** A copy split by folder: its parts, and the folders whose part was loaded (or found unusable). */
 	parts: ReadonlyMap<string, CopyPart> | null;
 	loaded: Set<string>;
@@ -36,7 +38,7 @@ interface LoadedCopy {
 
 /** The copy as last saved or found up to date: its rows, the digests of its folders (null: a store not split by folder), and when. */
 interface CurrentCopy {
-	rows: Map<string, CachedNote>;
+	rows: Map<string, CachedNote> | SplitMap<CachedNote>;
 	digests: ReadonlyMap<string, string | null> | null;
 	at: number;
 }
@@ -227,7 +229,7 @@ export class HistoryFromCopy {
 	private async loadCopy(): Promise<LoadedCopy> {
 		if (this.cache.loadSummary) {
 			const parts = await this.cache.loadSummary();
-			return { rows: new Map<string, CachedNote>(), parts, loaded: new Set(), existed: parts !== null };
+			return { rows: new SplitMap<CachedNote>(), parts, loaded: new Set(), existed: parts !== null };
 		}
 		const rows = await this.cache.load();
 		return { rows: rows ?? new Map<string, CachedNote>(), parts: null, loaded: new Set(), existed: rows !== null };
@@ -243,8 +245,8 @@ export class HistoryFromCopy {
 	}
 
 	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
-	private async keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<Map<string, CachedNote>> {
-		const kept = new Map<string, CachedNote>();
+	private async keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<SplitMap<CachedNote>> {
+		const kept = new SplitMap<CachedNote>();
 		for (const [path, note] of saved) {
 			if (!changes.replaced.has(path) && this.sync.index.has(path)) kept.set(path, note);
 			if ((kept.size & 1023) === 0 && this.sync.dueToYield()) await this.sync.yieldNow();
