@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MessageIndex } from "../../src/core/message-index";
 import type { IndexEntry } from "../../src/core/message-index";
-import { readHead } from "../../src/router/history-folder-pass";
+import { noChanges } from "../../src/router/history-changes";
+import { indexFolder, readHead } from "../../src/router/history-folder-pass";
 import type { HistoryIndexing } from "../../src/router/history-folder-pass";
 import type { ReadFile } from "../../src/router/vault-port";
 
@@ -40,5 +41,42 @@ describe("a history note read by the folder pass", () => {
 		const { sync, indexed } = indexing({ text: TEXT, info, unsettled: true });
 		expect(await readHead(sync, PATH, { area: "dead-letter" }, READ_AT)).toBeNull();
 		expect(indexed).toEqual([PATH]);
+	});
+});
+
+describe("a history folder indexed by the folder pass", () => {
+	const FOLDER = "A2A/groups/g/archive/2026-11";
+	const info = { path: PATH, size: TEXT.length, mtime: READ_AT - 60_000 };
+
+	/** The pass over one folder listing the note, whose read gives `read`; what the copy may keep afterwards. */
+	async function pass(read: ReadFile) {
+		const { sync, indexed } = indexing(read);
+		const dropped: string[][] = [];
+		Object.assign(sync, {
+			port: { read: () => Promise.resolve(read), listInfo: () => Promise.resolve([info]), stat: () => Promise.resolve(info) },
+			layout: () => ({ locate: () => ({ area: "box", group: "g", box: "archive" }) }),
+			now: () => READ_AT,
+			dueToYield: () => false,
+			dropGone: (_folder: string, listed: ReadonlySet<string>) => dropped.push([...listed]),
+		});
+		const changes = noChanges(0);
+		await indexFolder(sync, FOLDER, new Map(), changes, true);
+		return { changes, indexed, dropped };
+	}
+
+	it("keeps a settled read for the copy, and vouches for the folder's listing with it", async () => {
+		const { changes, indexed, dropped } = await pass({ text: TEXT, info });
+		expect(indexed).toEqual([PATH]);
+		expect([...changes.read.keys()]).toEqual([PATH]);
+		expect(changes.digests.get(FOLDER)?.rows).toBe(1);
+		expect(dropped).toEqual([[PATH]]);
+	});
+
+	it("indexes a note that changed during every read, but neither keeps it nor vouches for its folder", async () => {
+		const { changes, indexed } = await pass({ text: TEXT, info, unsettled: true });
+		expect(indexed).toEqual([PATH]);
+		expect(changes.reads).toBe(1);
+		expect(changes.read.size).toBe(0);
+		expect(changes.digests.has(FOLDER)).toBe(false);
 	});
 });
