@@ -26,6 +26,11 @@ function rank(entry: IndexEntry): number {
 	return 3;
 }
 
+/** Which of a request's copies stands for its task: by rank, then (an id archived twice) by path, never by the index's order. */
+function taskCopyOrder(a: IndexEntry, b: IndexEntry): number {
+	return rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
 export class VaultTasks {
 	/**
 	 * Where each request was last seen. The index can lose a note for a moment while the router
@@ -56,7 +61,7 @@ export class VaultTasks {
 	locate(id: string): IndexEntry | null {
 		const copies = this.copies(id);
 		if (copies.length === 0) return this.lastSeen.get(id) ?? null;
-		copies.sort((a, b) => rank(a) - rank(b));
+		copies.sort(taskCopyOrder);
 		this.lastSeen.set(id, copies[0]);
 		return copies[0];
 	}
@@ -83,8 +88,7 @@ export class VaultTasks {
 		const consider = (entry: IndexEntry) => {
 			if (!entry.messageId) return;
 			const held = best.get(entry.messageId);
-			// Copies of one rank (an id archived twice) are taken by path, not by the index's order.
-			if (!held || rank(entry) < rank(held) || (rank(entry) === rank(held) && entry.path < held.path)) best.set(entry.messageId, entry);
+			if (!held || taskCopyOrder(entry, held) < 0) best.set(entry.messageId, entry);
 		};
 		for (const entry of this.router.index.withField("sourceGroup", this.gateway())) if (this.isGatewayRequest(entry)) consider(entry);
 		for (const pending of this.outbox.all()) consider(pending.entry);

@@ -95,8 +95,9 @@ export class MessageIndex {
 
 	/**
 	 * Every entry, a history entry possibly still deferred (made on first use, then held as made).
-	 * These four grow by one entry per note, together: split (src/core/split-map.ts), none copies a
-	 * table of the whole history while one note is indexed.
+	 * These four grow with the history, by a key per note (path, id) or per conversation and answer
+	 * (trace, in_reply_to): split (src/core/split-map.ts), none copies a table of the whole history
+	 * while one note is indexed.
 	 */
 	private readonly byPath = new SplitMap<IndexEntry | DeferredEntry>();
 	private readonly byId: PathsByKey = new SplitMap();
@@ -160,10 +161,12 @@ export class MessageIndex {
 
 	/** The entries whose `field` is `value` (a deferred entry is made only when its saved JSON may hold that value). */
 	*withField(field: "sourceGroup" | "targetGroup", value: string): IterableIterator<IndexEntry> {
-		for (const held of this.byPath.values()) {
-			if (held instanceof DeferredEntry && !held.mayHold(field, value)) continue;
-			const entry = this.made(held);
-			if (entry[field] === value) yield entry;
+		for (const part of this.byPath.partMaps) {
+			for (const held of part.values()) {
+				if (held instanceof DeferredEntry && !held.mayHold(field, value)) continue;
+				const entry = this.made(held);
+				if (entry[field] === value) yield entry;
+			}
 		}
 	}
 
@@ -205,7 +208,7 @@ export class MessageIndex {
 
 	/** Drops every entry below a folder (a deleted or renamed folder). */
 	removeUnder(folder: string): void {
-		for (const path of [...this.byPath.keys()]) if (path.startsWith(`${folder}/`)) this.remove(path);
+		for (const path of this.pathsWhere((p) => p.startsWith(`${folder}/`))) this.remove(path);
 	}
 
 	clear(): void {
@@ -236,9 +239,11 @@ export class MessageIndex {
 		for (const held of this.byPath.values()) yield this.made(held);
 	}
 
-	/** The paths of every entry (none is made). */
-	paths(): IterableIterator<string> {
-		return this.byPath.keys();
+	/** The paths `wanted` says yes to (no entry is made), as a list the caller may remove them by. */
+	pathsWhere(wanted: (path: string) => boolean): string[] {
+		const found: string[] = [];
+		for (const part of this.byPath.partMaps) for (const path of part.keys()) if (wanted(path)) found.push(path);
+		return found;
 	}
 
 	/** The entries of every group's inbox (however large the history, these are few). */

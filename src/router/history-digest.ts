@@ -1,3 +1,4 @@
+import { avalanche } from "../core/hash";
 import type { FileFacts, FileInfo } from "./vault-port";
 
 // Two summaries that let a start on a long history skip most of its copy (src/router/history-parts.ts):
@@ -16,12 +17,6 @@ export function textHash(text: string, basis: number): number {
 	return h >>> 0;
 }
 
-/** MurmurHash3's finaliser: spreads every bit of `h` over all 32. */
-function mix(h: number): number {
-	h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-	h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-	return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** The low 32 bits of a number's integer part (up to 2^53). */
 const lowBits = (n: number) => Math.floor(n) >>> 0;
@@ -47,16 +42,16 @@ export class FolderDigest {
 		let h = 0x811c9dc5;
 		for (let i = from; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
 		// Spread before the mtime joins it, so that a name's hash and an mtime cannot cancel each other.
-		h = mix(mix(h) ^ lowBits(info.mtime));
-		h = mix(h ^ highBits(info.mtime) ^ Math.imul(lowBits(info.size), 0x9e3779b1));
+		h = avalanche(avalanche(h) ^ lowBits(info.mtime));
+		h = avalanche(h ^ highBits(info.mtime) ^ Math.imul(lowBits(info.size), 0x9e3779b1));
 		// Facts the plugin's adapter does not tell (Obsidian keeps no ctime or identity per file) cost nothing.
 		if (info.changed !== undefined || info.id !== undefined || highBits(info.size) !== 0) {
 			const id = info.id === undefined ? 0 : textHash(info.id, 0x811c9dc5);
-			const changed = info.changed === undefined ? 0x7f4a7c15 : mix(lowBits(info.changed) ^ mix(highBits(info.changed)));
-			h = mix(h ^ mix(id ^ changed ^ highBits(info.size)));
+			const changed = info.changed === undefined ? 0x7f4a7c15 : avalanche(lowBits(info.changed) ^ avalanche(highBits(info.changed)));
+			h = avalanche(h ^ avalanche(id ^ changed ^ highBits(info.size)));
 		}
 		this.low = (this.low + h) >>> 0;
-		this.high = (this.high + mix(h ^ 0x27d4eb2f)) >>> 0;
+		this.high = (this.high + avalanche(h ^ 0x27d4eb2f)) >>> 0;
 		this.count++;
 	}
 
@@ -179,7 +174,7 @@ export class KeyFilter {
 	private probe(key: string, visit: (byte: number, bit: number) => boolean): boolean {
 		const size = this.bytes * 8;
 		const a = textHash(key, 0x811c9dc5);
-		const b = mix(textHash(key, 0x050c5d1f)) | 1;
+		const b = avalanche(textHash(key, 0x050c5d1f)) | 1;
 		for (let i = 0; i < this.hashes; i++) {
 			const at = ((a + Math.imul(i, b)) >>> 0) % size;
 			if (!visit(at >>> 3, 1 << (at & 7))) return false;

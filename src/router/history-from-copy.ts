@@ -27,7 +27,7 @@ import type { HistoryIndexing } from "./history-folder-pass";
 
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {
-	/** Split (src/core/split-map.ts) where the copy is split by folder: a host yields between its parts, and no part's rows make a table of the whole history be copied at once. */
+	/** Split (src/core/split-map.ts) where the store is split by folder: parts are added to it one by one, between yields, and none makes a table of the whole history be copied at once. The CLI's one-file copy comes as one Map. */
 	rows: Map<string, CachedNote> | SplitMap<CachedNote>;
 	/** A copy split by folder: its parts, and the folders whose part was loaded (or found unusable). */
 	parts: ReadonlyMap<string, CopyPart> | null;
@@ -38,6 +38,7 @@ interface LoadedCopy {
 
 /** The copy as last saved or found up to date: its rows, the digests of its folders (null: a store not split by folder), and when. */
 interface CurrentCopy {
+	/** As loaded, or as a save kept them (always split: src/core/split-map.ts). */
 	rows: Map<string, CachedNote> | SplitMap<CachedNote>;
 	digests: ReadonlyMap<string, string | null> | null;
 	at: number;
@@ -247,9 +248,10 @@ export class HistoryFromCopy {
 	/** What the copy keeps: the saved notes still indexed and not read again, and the notes read. */
 	private async keptFrom(saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges): Promise<SplitMap<CachedNote>> {
 		const kept = new SplitMap<CachedNote>();
+		let visited = 0;
 		for (const [path, note] of saved) {
 			if (!changes.replaced.has(path) && this.sync.index.has(path)) kept.set(path, note);
-			if ((kept.size & 1023) === 0 && this.sync.dueToYield()) await this.sync.yieldNow();
+			if ((++visited & 1023) === 0 && this.sync.dueToYield()) await this.sync.yieldNow();
 		}
 		for (const [path, note] of changes.read) kept.set(path, note);
 		return kept;

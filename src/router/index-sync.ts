@@ -151,10 +151,12 @@ export class IndexSync implements HistoryIndexing {
 	abandonPartialHistory(): void {
 		if (!this.hasPartialHistory) return;
 		this.fromCopy?.clear();
-		for (const path of [...this.index.paths()]) {
-			const location = this.layout().locate(path);
-			if (location.area === "dead-letter" || (location.area === "box" && location.box === "archive")) this.index.remove(path);
-		}
+		const layout = this.layout();
+		const history = this.index.pathsWhere((path) => {
+			const location = layout.locate(path);
+			return location.area === "dead-letter" || (location.area === "box" && location.box === "archive");
+		});
+		for (const path of history) this.index.remove(path);
 	}
 
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
@@ -178,9 +180,8 @@ export class IndexSync implements HistoryIndexing {
 		let held = 0;
 		for (const path of listed) if (this.index.has(path)) held++;
 		if (held === this.index.countInFolder(folder)) return;
-		for (const path of [...this.index.paths()]) {
-			if (path.startsWith(`${folder}/`) && !listed.has(path) && !path.slice(folder.length + 1).includes("/")) this.index.remove(path);
-		}
+		const gone = this.index.pathsWhere((path) => path.startsWith(`${folder}/`) && !listed.has(path) && !path.slice(folder.length + 1).includes("/"));
+		for (const path of gone) this.index.remove(path);
 	}
 
 	async maybeYield(): Promise<void> {

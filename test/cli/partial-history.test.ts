@@ -58,7 +58,7 @@ async function start(reads: string[] = [], clock = () => Date.now() + 60_000, po
 	return router;
 }
 
-const archived = (router: Router) => [...router.index.paths()].filter((p) => p.includes("/archive/")).length;
+const archived = (router: Router) => router.index.pathsWhere((p) => p.includes("/archive/")).length;
 
 async function send(name: string, fields: Record<string, unknown>): Promise<void> {
 	await v.write(`${BOX(A, "outbox")}/${name}.md`, requestNote({ target_group: B, ...fields }));

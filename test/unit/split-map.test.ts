@@ -58,6 +58,13 @@ describe("a split map", () => {
 					visited.set(key, value);
 				});
 				expect(visited).toEqual(plain);
+				const walked = new Map<string, number>();
+				for (const part of split.partMaps) for (const [key, value] of part) walked.set(key, value);
+				expect(walked).toEqual(plain);
+				// Deleting the entry an iteration is at, as a Map allows.
+				for (const key of split.keys()) split.delete(key);
+				expect(split.size).toBe(0);
+				expect([...split.keys()]).toEqual([]);
 			}),
 		);
 	});
