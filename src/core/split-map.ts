@@ -28,7 +28,7 @@ const HEAD = 8;
 const TAIL = 64;
 
 /** The part a key belongs to: FNV-1a over its start and end, two UTF-16 units a step, then mixed so that every bit counts. */
-export function partOf(key: string): number {
+function partOf(key: string): number {
 	const length = key.length;
 	const headEnd = Math.min(HEAD, length);
 	let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
@@ -103,11 +103,6 @@ export class SplitMap<V> implements ReadonlyMap<string, V> {
 	/** The parts themselves, for a walk over every entry at a Map's own speed (one iterator per part, not a step more per entry). */
 	get partMaps(): readonly ReadonlyMap<string, V>[] {
 		return this.parts;
-	}
-
-	/** The number of entries in the fullest part (a test checks the spread). */
-	largestPart(): number {
-		return Math.max(...this.parts.map((part) => part.size));
 	}
 }
 

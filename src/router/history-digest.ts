@@ -17,7 +17,6 @@ export function textHash(text: string, basis: number): number {
 	return h >>> 0;
 }
 
-
 /** The low 32 bits of a number's integer part (up to 2^53). */
 const lowBits = (n: number) => Math.floor(n) >>> 0;
 /** The high bits of a number's integer part (up to 2^53). */
