@@ -7,7 +7,7 @@ import { terminalText } from "../src/core/terminal-text";
 import { MISSING_REGISTRY } from "../src/router/registry-loader";
 import { Router } from "../src/router/router";
 import type { RouterOptions } from "../src/router/router-options";
-import { HistoryCacheFile, cacheFolder } from "../node/history-cache-file";
+import { HistoryCacheFolder, cacheFolder } from "../node/history-cache-folder";
 import { NodeVault } from "../node/node-vault";
 import { UsageError, one } from "./args";
 import type { ParsedArgs } from "./args";
@@ -196,7 +196,7 @@ export async function openSession(
 	const cache = cacheFolder();
 	// A copy that cannot be kept is said only to a user who chose the folder (A2A_CACHE_DIR): otherwise commands just read the history whole.
 	const said = process.env.A2A_CACHE_DIR ? (message: string) => io.err(`warning: ${message}`) : undefined;
-	const historyCache = cache === null ? undefined : new HistoryCacheFile(cache, realpathSync(vaultDir), root, said);
+	const historyCache = cache === null ? undefined : new HistoryCacheFolder(cache, realpathSync(vaultDir), root, said);
 	const router = new Router(vault, { historyCache, ...options, root });
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };

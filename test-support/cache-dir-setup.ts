@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // The CLI keeps a copy of each vault's history index under the user's cache folder
-// (node/history-cache-file.ts), and each vault's device state (its id, routing lock and lease
+// (node/history-cache-folder.ts), and each vault's device state (its id, routing lock and lease
 // observations) under the user's state folder (node/state-folder.ts). The tests' thousands of
 // temporary vaults keep theirs in temporary folders instead, removed when the run ends: a test run
 // leaves nothing in the home folder.

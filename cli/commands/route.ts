@@ -57,6 +57,7 @@ export async function runRoute(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		graceMs: watch ? graceMs : 0,
 		keepLastGoodRegistry: watch,
 		boxesForNewGroups: watch,
+		historyAsNeeded: !watch,
 		marginMs,
 		identity: cliIdentity(role, state),
 		observations: fileObservations(state),

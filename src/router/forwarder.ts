@@ -94,6 +94,12 @@ export class Forwarder {
 		return group !== undefined && this.router.registry.groups.get(group)?.url !== undefined;
 	}
 
+	/** True when the registry has a remote group (`url:`). */
+	hasRemoteGroups(): boolean {
+		for (const group of this.router.registry.groups.values()) if (group.url !== undefined) return true;
+		return false;
+	}
+
 	inFlight(): number {
 		return this.jobs.size;
 	}

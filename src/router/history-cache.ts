@@ -60,6 +60,14 @@ export interface HistoryCacheStore {
 	loadSummary?(): Promise<ReadonlyMap<string, CopyPart> | null>;
 	/** The rows of one folder's part (of the summary last loaded); null when they cannot be used (its notes are then read). Never throws. */
 	loadPart?(folder: string): Promise<Map<string, CachedNote> | null>;
+	/** Replaces the parts of these folders (of the summary last loaded), the others kept as they are. Never throws. */
+	saveParts?(parts: ReadonlyMap<string, PartRows>): Promise<void>;
+}
+
+/** One folder's rows as a store saves them, with the digest of the listing they stand for (null: none). */
+export interface PartRows {
+	rows: [string, CachedNote][];
+	digest: string | null;
 }
 
 /** True when `cached` was read from the file `info` describes now. */

@@ -2,32 +2,33 @@ import { ignoreReason } from "../core/ignore";
 import { isMessagePath } from "../core/message-parse";
 import { SplitMap } from "../core/split-map";
 import { stillTheSame } from "./history-cache";
-import type { CachedNote, CopyPart, HistoryCacheStore } from "./history-cache";
+import type { CachedNote, CopyPart, HistoryCacheStore, PartRows } from "./history-cache";
 import { noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
-import { visitedDigest } from "./history-digest";
+import { listingDigest, visitedDigest } from "./history-digest";
 import { indexFolder, paused, readHead } from "./history-folder-pass";
+import { sameFacts } from "./vault-port";
 import type { HistoryIndexing } from "./history-folder-pass";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
 // (src/router/history-cache.ts): a note is taken from the copy while its file is the one it was read
 // from, and read again otherwise, so that nothing differs from a full read.
 //
-// Each folder is indexed as src/router/history-folder-pass.ts tells. Where the adapter holds every
-// file's facts and tells a whole folder's at once (`eachFileIn`; the plugin's: Obsidian keeps every
-// file's size and mtime) and the copy is split by folder, a start with notes waiting reads first
-// only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
+// Each folder is indexed as src/router/history-folder-pass.ts tells. Where the copy is split by
+// folder (both hosts' copies are: src/router/parted-history-copy.ts), a start with notes waiting
+// reads first only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
 // id, trace id, in_reply_to) with them, and every note the copy no longer vouches for. A folder
 // whose listing has the digest its part was saved with is vouched for whole, and its part is read
 // only when its key filter may hold one of those keys; so a start on a history that did not change
-// reads no part at all. While only that is read, `decide` stops any decision that asks the index
+// reads no part at all (a folder's digest is taken from the file facts the adapter holds where it
+// holds them, `eachFileIn`, as Obsidian does; else from the folder's listing). While only that is read, `decide` stops any decision that asks the index
 // about another key (before it did anything: decisions are pure), reads the rest, and makes it
 // again: decisions are the same as on the whole history, by construction. The rest (`readAll`)
 // follows once the waiting notes are routed.
 
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {
-	/** Split (src/core/split-map.ts) where the store is split by folder: parts are added to it one by one, between yields, and none makes a table of the whole history be copied at once. The CLI's one-file copy comes as one Map. */
+	/** Split (src/core/split-map.ts) where the store is split by folder: parts are added to it one by one, between yields, and none makes a table of the whole history be copied at once. A store's copy that is not split comes as one Map. */
 	rows: Map<string, CachedNote> | SplitMap<CachedNote>;
 	/** A copy split by folder: its parts, and the folders whose part was loaded (or found unusable). */
 	parts: ReadonlyMap<string, CopyPart> | null;
@@ -102,6 +103,8 @@ export class HistoryFromCopy {
 	async readAll(options: { saveLater?: boolean }): Promise<void> {
 		const partial = this.partial;
 		this.partial = null;
+		// The whole copy is saved below when it changed: the parts `readFor` found changed are among it.
+		this.pendingSave = null;
 		const copy = partial?.copy ?? this.unusable ?? (await this.loadCopy());
 		this.unusable = null;
 		const changes = noChanges(partial?.reads ?? 0);
@@ -144,13 +147,13 @@ export class HistoryFromCopy {
 
 	/**
 	 * Indexes of the history only what decisions about notes with these keys can ask for (see above).
-	 * False, having indexed nothing, where it cannot: no copy, or an adapter that does not hold its
-	 * folders' file facts (`eachFileIn` and `listInfo`).
+	 * False, having indexed nothing, where it cannot: no copy, or an adapter that cannot list a
+	 * folder's files with their facts (`listInfo`).
 	 */
 	async readFor(keys: ReadonlySet<string>): Promise<boolean> {
 		const { port } = this.sync;
 		const listInfo = port.listInfo?.bind(port);
-		if (!listInfo || !port.eachFileIn) return false;
+		if (!listInfo) return false;
 		const copy = await this.loadCopy();
 		// Without a copy every note is read anyway (by readAll, which takes this one as it is).
 		if (!copy.existed) {
@@ -163,11 +166,14 @@ export class HistoryFromCopy {
 		const shares = (e: { messageId?: string; traceId?: string; inReplyTo?: string }) =>
 			(e.messageId !== undefined && keys.has(e.messageId)) || (e.traceId !== undefined && keys.has(e.traceId)) || (e.inReplyTo !== undefined && keys.has(e.inReplyTo));
 		let reads = 0;
+		const walkedParts = new Map<string, PartRows>();
 		for (const folder of await this.sync.historyFolders()) {
 			const location = layout.locate(`${folder}/note.md`);
 			const part = copy.parts?.get(folder);
-			// Most folders did not change: their digest is taken without a FileInfo made per file.
-			if (part?.digest && part.digest === visitedDigest((visit) => port.eachFileIn?.(folder, visit))) {
+			// Most folders did not change. Where the adapter holds its files' facts, a folder's digest is
+			// taken without a FileInfo made per file; elsewhere from its listing, which is then checked below.
+			const listing = port.eachFileIn ? null : await listInfo(folder);
+			if (part?.digest && part.digest === (listing ? listingDigest(folder, listing) : visitedDigest((visit) => port.eachFileIn?.(folder, visit)))) {
 				// Vouched for whole: only a part that may hold a key is read, and of it only the notes that do.
 				await paused(this.sync);
 				if (![...keys].some((key) => part.filter.mayHold(key))) continue;
@@ -183,12 +189,19 @@ export class HistoryFromCopy {
 			} else if (part) await this.loadPart(copy, folder);
 			// As in indexFolder: the listed facts stand for the files until a note is read or the host is yielded to.
 			let listingCurrent = true;
-			for (const listedInfo of await listInfo(folder)) {
+			const infos = listing ?? (await listInfo(folder));
+			// The folder's part as this walk finds it, and whether the copy may vouch for its listing (as in indexFolder).
+			const walked: PartRows = { rows: [], digest: null };
+			let whole = true;
+			const readsBefore = reads;
+			for (const listedInfo of infos) {
 				const path = listedInfo.path;
 				const cached = copy.rows.get(path);
 				if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
 				const info = listingCurrent || !cached ? listedInfo : await port.stat(path);
+				if (cached && !listingCurrent && !(info && sameFacts(info, listedInfo))) whole = false;
 				if (cached && info && stillTheSame(cached, info)) {
+					walked.rows.push([path, cached]);
 					if (shares(cached.entry)) {
 						cached.entry.location = location;
 						index.set(cached.entry);
@@ -198,12 +211,21 @@ export class HistoryFromCopy {
 					const note = await readHead(this.sync, path, location, readAt);
 					listingCurrent = false;
 					// readAll takes this note as read now (or reads it again when its times are too recent).
-					if (note) copy.rows.set(path, note);
+					if (note) {
+						copy.rows.set(path, note);
+						walked.rows.push([path, note]);
+					}
+					if (!note || !stillTheSame(note, listedInfo)) whole = false;
 				}
 				if (await paused(this.sync)) listingCurrent = false;
 			}
+			if (whole && walked.rows.length > 0) walked.digest = listingDigest(folder, infos);
+			// A folder whose part is not as the walk found it gets it at the pass's end (a pass that reads the rest saves the whole copy instead).
+			if (reads > readsBefore || (part?.digest ?? null) !== walked.digest || (!part && walked.rows.length > 0)) walkedParts.set(folder, walked);
 		}
 		this.partial = { copy, keys, reads };
+		const saveParts = this.cache.saveParts?.bind(this.cache);
+		if (walkedParts.size > 0 && saveParts) this.pendingSave = () => saveParts(walkedParts);
 		return true;
 	}
 

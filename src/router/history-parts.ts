@@ -1,4 +1,4 @@
-import type { CachedNote } from "./history-cache";
+import type { CachedNote, PartRows } from "./history-cache";
 import type { KeyFilter } from "./history-digest";
 import { textHash } from "./history-digest";
 
@@ -7,10 +7,8 @@ import { textHash } from "./history-digest";
 // a whole listing) and a filter of their keys, so that a start reads only the parts it needs.
 
 /** One folder's part, as a store writes it. */
-export interface PartToSave {
+export interface PartToSave extends PartRows {
 	folder: string;
-	rows: [string, CachedNote][];
-	digest: string | null;
 }
 
 /** The folder a note's row belongs to: the folder its path is directly in. */

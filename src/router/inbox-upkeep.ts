@@ -44,10 +44,18 @@ export class InboxUpkeep {
 		}
 		while (this.answeredHere.size > 4096) this.answeredHere.delete(this.answeredHere.values().next().value as string);
 		for (const entry of [...router.index.inboxes()]) {
-			if (!this.needsCare(entry, now)) continue;
+			// Read in part (a one-shot pass), the history is asked through `decide`: a question about a key it was not read for reads the rest first.
+			if (!(router.indexSync.hasPartialHistory ? await router.indexSync.decide(() => this.needsCare(entry, now)) : this.needsCare(entry, now))) continue;
 			if (router.lease.renewalDue() && !(await router.lease.ensure())) return;
 			await router.guarded(entry.path, report, () => this.keep(entry, report));
 		}
+	}
+
+	/** The keys `run` asks the index about: the ids of the requests waiting in inboxes for an answer (their answers are looked up by them). */
+	keysAsked(): Set<string> {
+		const keys = new Set<string>();
+		for (const entry of this.router.index.inboxes()) if (entry.kind === "request" && entry.messageId !== undefined && isAwaitingAnswer(entry)) keys.add(entry.messageId);
+		return keys;
 	}
 
 	/** Whether `keep` has anything to do for an entry now (most waiting requests: nothing, and no await). */

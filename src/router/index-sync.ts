@@ -198,11 +198,16 @@ export class IndexSync implements HistoryIndexing {
 		this.lastYield = this.now();
 	}
 
-	/** True when the index covers `location` now (history folders only once the history is read). */
+	/**
+	 * True when the index covers `location` now: history folders once the history is read, or while
+	 * it is read in part (a note archived meanwhile, by this router or another writer, is held as a
+	 * full read holds it: a later decision about its keys must find it).
+	 */
 	private covers(location: Location): boolean {
-		if (location.area === "dead-letter") return this.historyLoaded;
+		const history = this.historyLoaded || this.hasPartialHistory;
+		if (location.area === "dead-letter") return history;
 		if (location.area !== "box") return false;
-		return location.box === "archive" ? this.historyLoaded : this.liveLoaded;
+		return location.box === "archive" ? history : this.liveLoaded;
 	}
 
 	/** Brings one path up to date: read again, counted (an outbox note), or dropped when gone. */

@@ -35,6 +35,13 @@ export interface RouterOptions {
 	 * folders), and off for one-shot commands.
 	 */
 	boxesForNewGroups?: boolean;
+	/**
+	 * One pass and out (a one-shot `a2a route`): of a long history, only what the pass's decisions and
+	 * its inboxes' upkeep ask about is read, never the rest after routing, and the history read is
+	 * kept after the pass. Off: a router that runs on reads the rest once the waiting notes are
+	 * routed, so that its index follows the whole history from then on.
+	 */
+	historyAsNeeded?: boolean;
 	/** A device-local copy of the history's index entries (src/router/history-cache.ts); without it the history is read whole. */
 	historyCache?: HistoryCacheStore;
 	/** How requests to remote groups (`url:`) are sent; without it they wait in the remote group's inbox. */

@@ -132,30 +132,37 @@ export class Router implements PassContext {
 			report.standby = this.lease.state().reason;
 			return report;
 		}
+		let finished = false;
 		try {
 			await this.indexSync.ensureLive();
 			const queue = await this.outboxes.read(paths, report);
 			// The notes waiting are routed before the rest of a long history is indexed (where the host
 			// can tell which history notes changed at once), and before the copy of its index is saved.
-			if (queue.length > 0) await this.indexSync.ensureHistoryFor(historyKeys(queue), { saveLater: true });
+			const asNeeded = this.options.historyAsNeeded === true;
+			if (queue.length > 0) await this.indexSync.ensureHistoryFor(asNeeded ? new Set([...historyKeys(queue), ...this.upkeep.keysAsked()]) : historyKeys(queue), { saveLater: true });
 			for (const note of queue) {
 				if (await this.lostLease()) return report;
 				await this.guarded(note.path, report, () => this.routeNote(note, report, options.graceMs ?? this.graceMs));
 				if (this.writer.unfinishedCount >= TRANSFERS_PER_LOG_WRITE) await this.finishKept(report);
 			}
 			await this.finishKept(report);
-			// The inboxes' upkeep and what follows look at the whole history.
-			if (this.indexSync.hasPartialHistory) await this.indexSync.ensureHistory({ saveLater: true });
+			// A router that runs on indexes the rest of the history now. A one-shot pass does its inboxes'
+			// upkeep on what it read (a question about another key reads the rest first), unless requests
+			// to remote groups are to be followed after it: those jobs look answers up by any id.
+			if (this.indexSync.hasPartialHistory && (!asNeeded || this.forwarder?.hasRemoteGroups())) await this.indexSync.ensureHistory({ saveLater: true });
 			await this.upkeep.run(report);
 			this.forwarder?.scan(report);
 			await this.guarded(this.layout.root, report, () => this.housekeeping.run(report));
 			await this.guarded(this.layout.root, report, () => this.indexSync.refreshHistoryCopy({ saveLater: true }));
+			finished = true;
 			return report;
 		} finally {
 			await this.finishKept(report);
 			report.warnings.push(...this.log.takeProblems());
 			await this.port.flush?.();
-			this.indexSync.abandonPartialHistory();
+			// A history read in part by a pass that stopped early is not kept (its lease lost, nothing
+			// followed the vault for it meanwhile); one a whole one-shot pass read is, for its report.
+			if (!finished) this.indexSync.abandonPartialHistory();
 			await this.indexSync.historyCopySaved();
 		}
 	}

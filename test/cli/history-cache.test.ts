@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HistoryCacheFile, cacheFolder } from "../../node/history-cache-file";
+import { HistoryCacheFolder, cacheFolder } from "../../node/history-cache-folder";
 import { NodeVault } from "../../node/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
 import type { CachedNote, HistoryCacheStore } from "../../src/router/history-cache";
@@ -38,12 +39,15 @@ afterEach(async () => {
 
 const historyReads = (reads: string[]) => reads.filter((p) => p.includes("/archive/") || p.startsWith("A2A/dead-letter/"));
 
-/** One routing pass over the vault, as the CLI makes it (NodeVault, the cache file), with what it read. */
-async function routeOnce(store: HistoryCacheStore = new HistoryCacheFile(cacheDir, v.dir, "A2A")) {
+/**
+ * One routing pass over the vault, as `a2a route` makes it (NodeVault, the cache folder, the history
+ * read as needed), with what it read; `historyAsNeeded: false` as a router that runs on makes it.
+ */
+async function routeOnce(store: HistoryCacheStore = new HistoryCacheFolder(cacheDir, v.dir, "A2A"), historyAsNeeded = true) {
 	const { port, reads } = recordingPort(new NodeVault(v.dir));
 	// The notes were written a moment ago: a note is kept in the copy only once its times are older
 	// than a tick of a coarse file-system clock, so the router's clock runs a minute ahead here.
-	const router = new Router(port, { historyCache: store, clock: () => Date.now() + 60_000 });
+	const router = new Router(port, { historyCache: store, clock: () => Date.now() + 60_000, historyAsNeeded });
 	await router.loadRegistry();
 	const report = await router.pass();
 	return { report, history: historyReads(reads), router };
@@ -54,6 +58,14 @@ function historyEntries(router: Router): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	for (const entry of router.index.all()) if (entry.location.area === "dead-letter" || (entry.location.area === "box" && entry.location.box === "archive")) out[entry.path] = entry;
 	return out;
+}
+
+/** A part of the CLI's copy with its header's hash made over its rows as they are. */
+function resummed(part: string): string {
+	const newline = part.indexOf("\n");
+	const header = JSON.parse(part.slice(0, newline)) as { sum: string };
+	header.sum = createHash("sha256").update(part.slice(newline + 1)).digest("hex");
+	return `${JSON.stringify(header)}\n${part.slice(newline + 1)}`;
 }
 
 async function send(name: string, fields: Record<string, unknown>): Promise<void> {
@@ -67,7 +79,8 @@ describe("the history index copy (history is free)", () => {
 		expect(cold.history.length).toBeGreaterThanOrEqual(ARCHIVED);
 		expect(cold.report.decisions.map((d) => d.outcome)).toEqual(["delivered"]);
 		await send("second", { message_id: "new-2" });
-		const warm = await routeOnce();
+		// As a router that runs on: after routing, it indexes the whole history.
+		const warm = await routeOnce(undefined, false);
 		expect(warm.report.decisions.map((d) => d.outcome)).toEqual(["delivered"]);
 		expect(warm.history).toEqual([]);
 		const uncached = new Router(new NodeVault(v.dir));
@@ -117,7 +130,7 @@ describe("the history index copy (history is free)", () => {
 		try {
 			await send("first", { message_id: "new-1" });
 			const { port, log: touched } = recordingPort(new NodeVault(v.dir));
-			const router = new Router(port, { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
+			const router = new Router(port, { historyCache: new HistoryCacheFolder(cacheDir, v.dir, "A2A"), clock: () => Date.now() + 60_000 });
 			await router.loadRegistry();
 			expect((await router.pass()).decisions.map((d) => d.outcome)).toEqual(["delivered"]);
 			expect(touched.filter((t) => t.includes(below) || (t.startsWith("listRecursive") && (t.includes("/archive") || t.includes("dead-letter"))))).toEqual([]);
@@ -135,7 +148,7 @@ describe("the history index copy (history is free)", () => {
 		const inside = path.join(v.dir, ".cache");
 		await send("first", { message_id: "new-1" });
 		const problems: string[] = [];
-		await routeOnce(new HistoryCacheFile(inside, await fs.realpath(v.dir), "A2A", (m) => problems.push(m)));
+		await routeOnce(new HistoryCacheFolder(inside, await fs.realpath(v.dir), "A2A", (m) => problems.push(m)));
 		expect(problems.join("\n")).toContain("outside the vault");
 		expect(await fs.readdir(inside).catch(() => [])).toEqual([]);
 	});
@@ -143,24 +156,32 @@ describe("the history index copy (history is free)", () => {
 	it("a copy that is deleted, garbled, cut short or edited changes no decision: a duplicate of an archived message is still refused", async () => {
 		await send("first", { message_id: "new-1" });
 		await routeOnce();
-		const [file] = (await fs.readdir(cacheDir)).filter((name) => name.startsWith("history-"));
-		const full = path.join(cacheDir, file);
-		const saved = await fs.readFile(full, "utf8");
-		const header = saved.slice(0, saved.indexOf("\n"));
+		const [copy] = (await fs.readdir(cacheDir)).filter((name) => name.startsWith("history-"));
+		const summaryFile = path.join(cacheDir, copy, "parts.json");
+		const [partName] = (await fs.readdir(path.join(cacheDir, copy))).filter((name) => name.endsWith(".tsv"));
+		const partFile = path.join(cacheDir, copy, partName);
+		const summary = await fs.readFile(summaryFile, "utf8");
+		const part = await fs.readFile(partFile, "utf8");
 		// Each row holds the note's keys in its head: path, size, mtime, identity, ctime, message id, ...
-		expect(saved).toContain("\told-11\t");
-		const damaged = [
-			null,
-			"{ not json",
-			saved.slice(0, Math.floor(saved.length / 2)),
+		expect(part).toContain("\told-11\t");
+		const damaged: [string, string | null][] = [
+			[summaryFile, null],
+			[summaryFile, "{ not json"],
+			[summaryFile, summary.slice(0, Math.floor(summary.length / 2))],
+			// The summary edited (its signature no longer holds), and unsigned.
+			[summaryFile, summary.replace('"rows":', '"rows": ')],
+			[summaryFile, summary.slice(summary.indexOf("\n") + 1)],
 			// Edited to say archived note 11 is another message, its size and time left as they are:
-			// the copy's signature no longer holds, so it counts as none.
-			saved.replace("\told-11\t", "\tsomeone-else\t"),
-			`${header}\n[]`,
+			// the part's hash in the signed summary no longer holds, so its notes are read.
+			[partFile, part.replace("\told-11\t", "\tsomeone-else\t")],
+			// The same with the part's own header made over the edit (anyone can compute a SHA-256): the signed summary's hash tells.
+			[partFile, resummed(part.replace("\told-11\t", "\tsomeone-else\t"))],
+			[partFile, part.slice(0, Math.floor(part.length / 2))],
+			[partFile, null],
 		];
-		for (const [i, copy] of damaged.entries()) {
-			if (copy === null) await fs.rm(full, { force: true });
-			else await fs.writeFile(full, copy);
+		for (const [i, [file, text]] of damaged.entries()) {
+			if (text === null) await fs.rm(file, { force: true });
+			else await fs.writeFile(file, text);
 			await send(`dup-${i}`, { message_id: "old-11", trace_id: `0000000${i}-0000-4000-8000-000000000000` });
 			const { report } = await routeOnce();
 			expect(report.decisions.map((d) => [d.outcome, d.error_code]), `copy ${i}`).toEqual([["duplicate", "DUPLICATE"]]);
@@ -206,7 +227,10 @@ describe("the history index copy (history is free)", () => {
 			await send("first", { message_id: "new-1" });
 			expect((await a2a(v.dir, "route")).code).toBe(0);
 			const copies = await fs.readdir(cacheDir);
-			expect(copies.sort()).toEqual([expect.stringMatching(/^history-[0-9a-f]{32}\.json$/), "key"]);
+			expect(copies.sort()).toEqual([expect.stringMatching(/^history-[0-9a-f]{32}$/), "key"]);
+			expect((await fs.stat(path.join(cacheDir, copies.sort()[0]))).mode & 0o077).toBe(0);
+			// The notes were written a moment ago, too recently to be kept: the summary is there, their part not yet.
+			expect(await fs.readdir(path.join(cacheDir, copies.sort()[0]))).toEqual(["parts.json"]);
 			expect((await fs.stat(path.join(cacheDir, "key"))).mode & 0o077).toBe(0);
 			expect((await v.files()).filter((f) => f.includes("history-"))).toEqual([]);
 			process.env.A2A_CACHE_DIR = "off";
@@ -235,7 +259,7 @@ describe("the history index copy (history is free)", () => {
 
 	it("a copy that cannot be saved never fails a pass, nor any pass after it", async () => {
 		await send("first", { message_id: "new-1" });
-		const inner = new HistoryCacheFile(cacheDir, v.dir, "A2A");
+		const inner = new HistoryCacheFolder(cacheDir, v.dir, "A2A");
 		const throwing: HistoryCacheStore = { load: () => inner.load(), save: () => Promise.reject(new Error("disk full")) };
 		const router = new Router(new NodeVault(v.dir), { historyCache: throwing, clock: () => Date.now() + 60_000 });
 		await router.loadRegistry();
@@ -250,12 +274,12 @@ describe("the history index copy (history is free)", () => {
 	it("the copy is saved after the pass routed its notes, not before the first one", async () => {
 		await send("first", { message_id: "new-1" });
 		const order: string[] = [];
-		const inner = new HistoryCacheFile(cacheDir, v.dir, "A2A");
+		const inner = new HistoryCacheFolder(cacheDir, v.dir, "A2A");
 		const store: HistoryCacheStore = {
 			load: () => inner.load(),
-			save: async (notes) => {
+			save: async (notes, digests) => {
 				order.push("save");
-				await inner.save(notes);
+				await inner.save(notes, digests);
 			},
 		};
 		const vault = new NodeVault(v.dir);

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HistoryCacheFile } from "../../node/history-cache-file";
+import { HistoryCacheFolder } from "../../node/history-cache-folder";
 import { filesIn } from "../../node/folder-listing";
 import { NodeVault } from "../../node/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
@@ -47,13 +47,13 @@ function listingPort(): VaultPort {
 }
 
 /** A router as a new start makes it: its index empty, the copy of an earlier one in the cache folder; `reads` gets every note it reads. */
-async function start(reads: string[] = [], clock = () => Date.now() + 60_000, port: VaultPort = listingPort()): Promise<Router> {
+async function start(reads: string[] = [], clock = () => Date.now() + 60_000, port: VaultPort = listingPort(), historyAsNeeded = false): Promise<Router> {
 	const read = port.read.bind(port);
 	port.read = (path, options) => {
 		reads.push(path);
 		return read(path, options);
 	};
-	const router = new Router(port, { historyCache: new HistoryCacheFile(cacheDir, v.dir, "A2A"), clock });
+	const router = new Router(port, { historyCache: new HistoryCacheFolder(cacheDir, v.dir, "A2A"), clock, historyAsNeeded });
 	await router.loadRegistry();
 	return router;
 }
@@ -131,6 +131,90 @@ describe("routing before the whole history is indexed", () => {
 			expect(raced.length).toBe(others.length);
 		});
 	}
+
+	it("a request answered and archived during the pass is found by the next note that answers it, as a cold read finds it", async () => {
+		await send("ask", { message_id: "q-1", trace_id: "a1b2c3d4-e5f6-7890-abcd-ef1234567890" });
+		await (await start()).pass();
+		const answer = (n: number) => `---\nmessage_id: r-${n}\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: q-1\nsource_group: ${B}\nstatus: success\n---\n\n## Answer\n\nanswer ${n}\n`;
+		await v.write(`${BOX(B, "outbox")}/a1 answer.md`, answer(1));
+		await v.write(`${BOX(B, "outbox")}/a2 answer.md`, answer(2));
+		const cold = `${v.dir}-cold`;
+		await fs.cp(v.dir, cold, { recursive: true });
+		try {
+			const coldRouter = new Router(new NodeVault(cold), { clock: () => Date.now() + 60_000 });
+			await coldRouter.loadRegistry();
+			const outcomes = (r: Awaited<ReturnType<Router["pass"]>>) => r.decisions.map((d) => `${d.outcome} ${d.message_id} ${d.error_code ?? ""} ${(d as { reason?: string }).reason ?? ""}`.trim());
+			const expected = outcomes(await coldRouter.pass());
+			expect(expected).toEqual(["answered r-1", "rejected r-2 INVALID_MESSAGE request q-1 is already answered"]);
+			const warm = await start();
+			const decide = warm.indexSync.decide.bind(warm.indexSync);
+			let partial = 0;
+			warm.indexSync.decide = <T,>(decision: () => T): Promise<T> => {
+				if (warm.indexSync.hasPartialHistory) partial++;
+				return decide(decision);
+			};
+			expect(outcomes(await warm.pass())).toEqual(expected);
+			// Both notes were decided on the history read in part.
+			expect(partial).toBe(2);
+		} finally {
+			await fs.rm(cold, { recursive: true, force: true });
+		}
+	});
+
+	it("a one-shot pass (a2a route) reads of the history only what its notes and its inboxes' upkeep ask about, and keeps the copy as it was", async () => {
+		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		const copyFiles = async () => {
+			const [copy] = await fs.readdir(cacheDir).then((names) => names.filter((n) => n.startsWith("history-")));
+			const folder = path.join(cacheDir, copy);
+			return Promise.all((await fs.readdir(folder)).sort().map(async (name) => `${name} ${(await fs.stat(path.join(folder, name))).mtimeMs}`));
+		};
+		const before = await copyFiles();
+		expect(before.length).toBeGreaterThan(1);
+		await send("dup", { message_id: "old-7", trace_id: "22222222-0000-4000-8000-000000000000" });
+		await send("fresh", { message_id: "new-2", trace_id: "33333333-0000-4000-8000-000000000000" });
+		const reads: string[] = [];
+		const router = await start(reads, undefined, new NodeVault(v.dir), true);
+		const report = await router.pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`).sort()).toEqual(["delivered new-2", "duplicate old-7"]);
+		expect(reads.filter((p) => p.includes("/archive/"))).toEqual([]);
+		// Archived note 7 is held, as the duplicate's decision needed it; the other 199 were never indexed.
+		expect(router.index.withId("old-7").map((e) => e.location.area)).toContain("box");
+		expect(archived(router)).toBe(1);
+		expect(await copyFiles()).toEqual(before);
+	});
+
+	it("a one-shot pass saves the parts of the folders that changed since the copy, so that the next one reads none of their notes", async () => {
+		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		// Archived since, by another writer (a sync service, the plugin on another device).
+		const since = Array.from({ length: 5 }, (_, i) => `${BOX(B, "archive")}/since ${i}.md`);
+		for (const [i, file] of since.entries()) await v.write(file, requestNote({ message_id: `since-${i}`, trace_id: `4444444${i}-0000-4000-8000-000000000000`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		const oneShot = async (name: string, fields: Record<string, unknown>) => {
+			await send(name, fields);
+			const reads: string[] = [];
+			const report = await (await start(reads, undefined, new NodeVault(v.dir), true)).pass();
+			return { outcomes: report.decisions.map((d) => `${d.outcome} ${d.message_id}`), history: reads.filter((p) => p.includes("/archive/")).sort() };
+		};
+		expect(await oneShot("second", { message_id: "new-2", trace_id: "55555555-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-2"], history: since });
+		expect(await oneShot("third", { message_id: "since-3", trace_id: "66666666-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["duplicate since-3"], history: [] });
+		expect(await oneShot("fourth", { message_id: "new-4", trace_id: "77777777-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-4"], history: [] });
+	});
+
+	it("a one-shot pass archives a request whose answer was taken into the history before it was archived, as a cold read does", async () => {
+		await send("ask", { message_id: "q-9", trace_id: "99999999-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		// As an interruption leaves it: the answer delivered and taken into the requester's archive, the request still in B's inbox.
+		await v.write(`${BOX(A, "archive")}/answer.md`, `---\nmessage_id: r-9\ntrace_id: 99999999-0000-4000-8000-000000000000\nin_reply_to: q-9\nsource_group: ${B}\ntarget_group: ${A}\nkind: response\nstatus: success\nstate: delivered\ndelivered_at: "2026-01-01T00:00:00Z"\n---\n\ndone\n`);
+		await send("other", { message_id: "new-9", trace_id: "88888888-0000-4000-8000-000000000000" });
+		const router = await start([], undefined, new NodeVault(v.dir), true);
+		const report = await router.pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered new-9"]);
+		expect(await v.files(BOX(B, "inbox"))).not.toContain(`${BOX(B, "inbox")}/ask.md`);
+		expect((await v.files(BOX(B, "archive"))).filter((f) => f.endsWith("/ask.md"))).toHaveLength(1);
+		// Only the answer was needed of the history.
+		expect(archived(router)).toBeLessThan(5);
+	});
 
 	it("a decision that asks the history about another key is made again on the whole history, with the same outcome as a cold read", async () => {
 		await send("first", { message_id: "new-1" });

@@ -277,6 +277,11 @@ describe("the plugin's copy of the history index", () => {
 		for (let i = 0; i < rows.length; i++) sum = Math.imul(sum ^ rows.charCodeAt(i), 0x01000193);
 		header.sum = sum >>> 0;
 		await fs.writeFile(path.join(dir, HISTORY_DIR, part), `${JSON.stringify(header)}\n${rows}`);
+		// The summary's hash of the part, which the store checks, made over it too.
+		const summaryPath = path.join(dir, HISTORY_DIR, "parts.json");
+		const summary = JSON.parse(await fs.readFile(summaryPath, "utf8")) as { parts: { file: string; sum: number }[] };
+		for (const entry of summary.parts) if (entry.file === part) entry.sum = header.sum;
+		await fs.writeFile(summaryPath, JSON.stringify(summary));
 		await writeAt(dir, `${BOX(GROUPS[0], "outbox")}/again 2.md`, requestNote({ message_id: id, trace_id: traceOf(8001), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
 		const second = await session(dir);
 		expect(second.decisions.map((d) => d.split(" ").slice(0, 3).join(" "))).toEqual([`duplicate ${id} DUPLICATE`]);
