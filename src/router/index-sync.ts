@@ -108,8 +108,14 @@ export class IndexSync implements HistoryIndexing {
 	async ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
 		if (this.historyLoaded) return;
 		this.historyLoaded = true;
-		if (this.fromCopy) return this.fromCopy.readAll(options);
-		for (const folder of await this.historyFolders()) await this.indexFolder(folder);
+		try {
+			if (this.fromCopy) await this.fromCopy.readAll(options);
+			else for (const folder of await this.historyFolders()) await this.indexFolder(folder);
+		} catch (error) {
+			// A read that failed part way is not kept: no decision may take part of the history for all of it.
+			this.forgetHistory();
+			throw error;
+		}
 	}
 
 	/**
@@ -127,6 +133,8 @@ export class IndexSync implements HistoryIndexing {
 	 * once those notes are read from the vault.
 	 */
 	async decide<T>(decision: () => T): Promise<T> {
+		// After a read of the history failed (and was forgotten), the next decision reads it again first.
+		if (!this.historyLoaded && !this.hasPartialHistory) await this.ensureHistory({ saveLater: true });
 		for (;;) {
 			const result = this.fromCopy?.isPartial ? await this.fromCopy.decide(decision, () => this.ensureHistory({ saveLater: true })) : decision();
 			const damaged = this.index.takeDamaged();
@@ -149,7 +157,12 @@ export class IndexSync implements HistoryIndexing {
 	 * lost): vault events are not followed for it meanwhile, so the next pass reads it anew.
 	 */
 	abandonPartialHistory(): void {
-		if (!this.hasPartialHistory) return;
+		if (this.hasPartialHistory) this.forgetHistory();
+	}
+
+	/** Drops every history entry and what the copy's reading held: the history is read anew when next needed. */
+	private forgetHistory(): void {
+		this.historyLoaded = false;
 		this.fromCopy?.clear();
 		const layout = this.layout();
 		const history = this.index.pathsWhere((path) => {

@@ -6,7 +6,7 @@ import { filesIn } from "../../node/folder-listing";
 import { NodeVault } from "../../node/node-vault";
 import type { IndexEntry } from "../../src/core/message-index";
 import { Router } from "../../src/router/router";
-import type { FileFacts, VaultPort } from "../../src/router/vault-port";
+import type { FileFacts, FileInfo, VaultPort } from "../../src/router/vault-port";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -232,6 +232,27 @@ describe("routing before the whole history is indexed", () => {
 		expect(found).toEqual([`${BOX(B, "archive")}/old 150.md`]);
 		expect(runs).toBe(2);
 		expect([router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, ARCHIVED]);
+	});
+
+	it("a read of the rest of the history that fails part way keeps none of it: the next decision reads it again, and finds what a full read finds", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		const port = listingPort();
+		const listInfo = port.listInfo?.bind(port) as (folder: string) => Promise<FileInfo[]>;
+		let failures = 1;
+		port.listInfo = async (folder: string) => {
+			if (folder === BOX(B, "archive") && failures-- > 0) throw Object.assign(new Error("EIO: i/o error, scandir"), { code: "EIO" });
+			return listInfo(folder);
+		};
+		const router = await start([], undefined, port);
+		await router.indexSync.ensureLive();
+		await router.indexSync.ensureHistoryFor(new Set(["old-1"]));
+		expect(router.indexSync.hasPartialHistory).toBe(true);
+		const find = () => router.indexSync.decide(() => router.index.withId("old-150").map((e: IndexEntry) => e.path));
+		await expect(find()).rejects.toThrow("EIO");
+		expect([router.indexSync.hasHistory, router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, false, 0]);
+		expect(await find()).toEqual([`${BOX(B, "archive")}/old 150.md`]);
+		expect([router.indexSync.hasHistory, archived(router)]).toEqual([true, ARCHIVED]);
 	});
 
 	it("a router that runs for a while brings the copy up to date with notes archived since its start, so that the next start reads none of them", async () => {
