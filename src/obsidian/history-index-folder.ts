@@ -44,7 +44,11 @@ class AdapterFiles implements CopyFiles {
 	async ready(): Promise<boolean> {
 		const adapter = this.app.vault.adapter;
 		if (!(await adapter.exists(this.folder))) await adapter.mkdir(this.folder);
-		if (this.formerFile !== undefined && (await adapter.exists(this.formerFile))) await adapter.remove(this.formerFile);
+		try {
+			if (this.formerFile !== undefined && (await adapter.exists(this.formerFile))) await adapter.remove(this.formerFile);
+		} catch {
+			// Left for the next save: the copy of an earlier version is never read.
+		}
 		return true;
 	}
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HistoryCacheFolder } from "../../node/history-cache-folder";
 import { filesIn } from "../../node/folder-listing";
 import { NodeVault } from "../../node/node-vault";
+import { uuidFromText } from "../../src/core/hash";
 import type { IndexEntry } from "../../src/core/message-index";
 import { Router } from "../../src/router/router";
 import type { FileFacts, FileInfo, VaultPort } from "../../src/router/vault-port";
@@ -199,6 +200,43 @@ describe("routing before the whole history is indexed", () => {
 		expect(await oneShot("second", { message_id: "new-2", trace_id: "55555555-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-2"], history: since });
 		expect(await oneShot("third", { message_id: "since-3", trace_id: "66666666-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["duplicate since-3"], history: [] });
 		expect(await oneShot("fourth", { message_id: "new-4", trace_id: "77777777-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-4"], history: [] });
+	});
+
+	it("a part a one-shot pass saves does not vouch for a folder whose note was too recent to keep: a later duplicate of it is still refused", async () => {
+		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		await v.write(`${BOX(B, "archive")}/fresh.md`, requestNote({ message_id: "fresh-1", trace_id: "12121212-0000-4000-8000-000000000000", target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await send("second", { message_id: "new-2", trace_id: "22222222-0000-4000-8000-000000000000" });
+		// The real clock: fresh.md was written a moment ago, too recent for the copy to keep.
+		const reads: string[] = [];
+		await (await start(reads, () => Date.now(), new NodeVault(v.dir), true)).pass();
+		expect(reads).toContain(`${BOX(B, "archive")}/fresh.md`);
+		await send("dup", { message_id: "fresh-1", trace_id: "33333333-0000-4000-8000-000000000000" });
+		const report = await (await start([], undefined, new NodeVault(v.dir), true)).pass();
+		// (new-2, delivered by the pass on the real clock, is due for its retry a minute on.)
+		expect(report.decisions.filter((d) => d.message_id !== "new-2").map((d) => [d.outcome, d.message_id, d.error_code])).toEqual([["duplicate", "fresh-1", "DUPLICATE"]]);
+	});
+
+	it("a one-shot pass keeps a request delivered without a message id (its id made from its text, not among the keys read) as a cold read keeps it", async () => {
+		// The router gives a request without message_id an id made from its group, name and text; an earlier answer to that id is archived.
+		const text = requestNote({ trace_id: "44444444-0000-4000-8000-000000000000", target_group: B, source_group: A }, "## Question\n\nsame question again\n");
+		const madeId = uuidFromText(`${A}\nnoid.md\n${text}`);
+		await v.write(`${BOX(A, "archive")}/old answer.md`, `---\nmessage_id: r-old\ntrace_id: 55555555-0000-4000-8000-000000000000\nin_reply_to: ${madeId}\nsource_group: ${B}\ntarget_group: ${A}\nkind: response\nstatus: success\nstate: delivered\ndelivered_at: "2026-01-01T00:00:00Z"\n---\n\ndone\n`);
+		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		await v.write(`${BOX(A, "outbox")}/noid.md`, text);
+		const cold = `${v.dir}-cold`;
+		await fs.cp(v.dir, cold, { recursive: true });
+		try {
+			const coldRouter = new Router(new NodeVault(cold), { clock: () => Date.now() + 60_000 });
+			await coldRouter.loadRegistry();
+			const outcomes = (r: Awaited<ReturnType<Router["pass"]>>) => r.decisions.map((d) => `${d.outcome} ${d.message_id}`);
+			const expected = { outcomes: outcomes(await coldRouter.pass()), inbox: (await fs.readdir(path.join(cold, BOX(B, "inbox")))).sort() };
+			const report = await (await start([], undefined, new NodeVault(v.dir), true)).pass();
+			expect({ outcomes: outcomes(report), inbox: (await fs.readdir(path.join(v.dir, BOX(B, "inbox")))).sort() }).toEqual(expected);
+		} finally {
+			await fs.rm(cold, { recursive: true, force: true });
+		}
 	});
 
 	it("a one-shot pass archives a request whose answer was taken into the history before it was archived, as a cold read does", async () => {
