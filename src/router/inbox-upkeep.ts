@@ -79,12 +79,17 @@ export class InboxUpkeep {
 			return;
 		}
 		if (!isAwaitingAnswer(entry)) return;
-		if (this.hasAnswer(entry)) {
+		const router = this.router;
+		const step = timeoutStep(entry, router.now(), router.registry.communication);
+		// A retry or a timeout is decided with the history: an answer already taken into the requester's
+		// archive (an interruption kept this request from its own) settles the request instead. A pass
+		// that read none of it (it routed nothing) reads first what the waiting requests' ids need.
+		const { indexSync } = router;
+		if (step && !indexSync.hasHistory && !indexSync.hasPartialHistory) await indexSync.ensureHistoryFor(this.keysAsked());
+		if (indexSync.hasPartialHistory ? await indexSync.decide(() => this.hasAnswer(entry)) : this.hasAnswer(entry)) {
 			if (this.answerSettled(entry, report)) await this.archive(entry);
 			return;
 		}
-		const router = this.router;
-		const step = timeoutStep(entry, router.now(), router.registry.communication);
 		if (step?.action === "retry") {
 			const read = await router.port.read(entry.path);
 			if (!read) return;

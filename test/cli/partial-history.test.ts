@@ -202,6 +202,23 @@ describe("routing before the whole history is indexed", () => {
 		expect(await oneShot("fourth", { message_id: "new-4", trace_id: "77777777-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-4"], history: [] });
 	});
 
+	it("a pass that routes nothing reads of the history what a due request needs before it retries or times it out: one whose answer was taken into the archive is archived, as a cold read does", async () => {
+		await send("ask", { message_id: "q-8", trace_id: "88888888-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		await v.write(`${BOX(A, "archive")}/answer.md`, `---\nmessage_id: r-8\ntrace_id: 88888888-0000-4000-8000-000000000000\nin_reply_to: q-8\nsource_group: ${B}\ntarget_group: ${A}\nkind: response\nstatus: success\nstate: delivered\ndelivered_at: "2026-01-01T00:00:00Z"\n---\n\ndone\n`);
+		// Not due yet: nothing is read of the history.
+		const reads: string[] = [];
+		await (await start(reads, undefined, new NodeVault(v.dir), true)).pass();
+		expect(reads.filter((p) => p.includes("/archive/"))).toEqual([]);
+		expect(await v.files(BOX(B, "inbox"))).toContain(`${BOX(B, "inbox")}/ask.md`);
+		// An hour on, the request is due: it is archived as answered, not retried.
+		const later = () => Date.now() + 3_600_000;
+		const report = await (await start([], later, new NodeVault(v.dir), true)).pass();
+		expect(report.decisions.map((d) => d.outcome)).toEqual([]);
+		expect(await v.files(BOX(B, "inbox"))).not.toContain(`${BOX(B, "inbox")}/ask.md`);
+		expect((await v.files(BOX(B, "archive"))).filter((f) => f.endsWith("/ask.md"))).toHaveLength(1);
+	});
+
 	it("a part a one-shot pass saves does not vouch for a folder whose note was too recent to keep: a later duplicate of it is still refused", async () => {
 		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
 		await (await start()).pass();
