@@ -34,6 +34,8 @@ export class IndexSync implements HistoryIndexing {
 	readonly headBytes = HEAD_BYTES;
 	private liveLoaded = false;
 	private historyLoaded = false;
+	/** Set once the whole history was asked for (ensureHistory): a read of it that failed is tried again by rescan. */
+	private historyWanted = false;
 	private lastYield = 0;
 	/** The history read from the device-local copy, when there is one. */
 	private readonly fromCopy: HistoryFromCopy | null;
@@ -65,6 +67,7 @@ export class IndexSync implements HistoryIndexing {
 		this.index.clear();
 		this.liveLoaded = false;
 		this.historyLoaded = false;
+		this.historyWanted = false;
 		this.fromCopy?.clear();
 	}
 
@@ -108,6 +111,7 @@ export class IndexSync implements HistoryIndexing {
 	async ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
 		if (this.historyLoaded) return;
 		this.historyLoaded = true;
+		this.historyWanted = true;
 		try {
 			if (this.fromCopy) await this.fromCopy.readAll(options);
 			else for (const folder of await this.historyFolders()) await this.indexFolder(folder);
@@ -124,7 +128,15 @@ export class IndexSync implements HistoryIndexing {
 	 */
 	async ensureHistoryFor(keys: ReadonlySet<string>, options: { saveLater?: boolean } = {}): Promise<void> {
 		if (this.historyLoaded || this.hasPartialHistory) return;
-		if (!(await this.fromCopy?.readFor(keys))) await this.ensureHistory(options);
+		let read: boolean | undefined;
+		try {
+			read = await this.fromCopy?.readFor(keys);
+		} catch (error) {
+			// What it indexed before it failed is not kept either: no event would keep it up to date.
+			this.forgetHistory();
+			throw error;
+		}
+		if (!read) await this.ensureHistory(options);
 	}
 
 	/**
@@ -236,7 +248,10 @@ export class IndexSync implements HistoryIndexing {
 	 */
 	async rescan(newOnly = false, withHistory = true): Promise<void> {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder, newOnly);
-		if (this.historyLoaded && withHistory) for (const folder of await this.historyFolders()) await this.indexFolder(folder, newOnly);
+		if (!withHistory) return;
+		if (this.historyLoaded) for (const folder of await this.historyFolders()) await this.indexFolder(folder, newOnly);
+		// A read of the whole history that failed (and was forgotten) is tried again.
+		else if (this.historyWanted && !this.hasPartialHistory) await this.ensureHistory();
 	}
 
 	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */

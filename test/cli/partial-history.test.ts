@@ -310,6 +310,50 @@ describe("routing before the whole history is indexed", () => {
 		expect([router.indexSync.hasHistory, archived(router)]).toEqual([true, ARCHIVED]);
 	});
 
+	it("a start's read of the history for some keys that fails part way keeps none of it: a note deleted meanwhile is not taken for a duplicate", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		await send("dup", { message_id: "old-5" });
+		const port = new NodeVault(v.dir);
+		const listInfo = port.listInfo.bind(port);
+		let failures = 1;
+		port.listInfo = async (folder: string) => {
+			if (folder === "A2A/dead-letter" && failures-- > 0) throw Object.assign(new Error("EIO: i/o error, scandir"), { code: "EIO" });
+			return listInfo(folder);
+		};
+		const router = await start([], undefined, port);
+		await expect(router.pass()).rejects.toThrow("EIO");
+		expect([router.indexSync.hasHistory, router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, false, 0]);
+		// Deleted before the next pass (its event reaches the router).
+		await fs.rm(path.join(v.dir, BOX(B, "archive"), "old 5.md"));
+		await router.indexSync.refresh(`${BOX(B, "archive")}/old 5.md`);
+		expect((await router.pass()).decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered old-5"]);
+	});
+
+	it("a reader's read of the whole history that fails part way is read again at its next rescan, not left out for good", async () => {
+		await send("first", { message_id: "new-1" });
+		await (await start()).pass();
+		const port = new NodeVault(v.dir);
+		const listInfo = port.listInfo.bind(port);
+		let failures = 1;
+		port.listInfo = async (folder: string) => {
+			if (folder === "A2A/dead-letter" && failures-- > 0) throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
+			return listInfo(folder);
+		};
+		// As the gateway holds its index: the whole history asked for, then its slow check.
+		const router = await start([], undefined, port);
+		await router.indexSync.ensureLive();
+		await expect(router.indexSync.ensureHistory()).rejects.toThrow("EMFILE");
+		expect(archived(router)).toBe(0);
+		await router.indexSync.rescan(true, true);
+		expect([router.indexSync.hasHistory, archived(router)]).toEqual([true, ARCHIVED]);
+		// And a reader that never asked for the whole history does not read it at a rescan.
+		const idle = await start([], undefined, new NodeVault(v.dir));
+		await idle.indexSync.ensureLive();
+		await idle.indexSync.rescan(true, true);
+		expect([idle.indexSync.hasHistory, archived(idle)]).toEqual([false, 0]);
+	});
+
 	it("a router that runs for a while brings the copy up to date with notes archived since its start, so that the next start reads none of them", async () => {
 		await send("first", { message_id: "new-1" });
 		let offset = 60_000;
