@@ -12,8 +12,9 @@ import type { VaultPort } from "./vault-port";
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
 // outboxes, which are only counted until the router reads a note to route it) is read at start. The
 // history (archives and the dead-letter folder, which grow for ever) is read only when a decision
-// needs it: a pass with nothing to route and no request coming due never reads it, so routing costs
-// the same on a vault with years of history as on a new one. Of a history note only its head is read: the frontmatter.
+// needs it: a pass with nothing to route and no request coming due never reads it, so routing
+// costs the same on a vault with years of history as on a new one. Of a history note only its head
+// is read: the frontmatter.
 
 /** Enough of a note for its frontmatter (at most 8 KB, rule 3) and a quarantine block above it. */
 const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
