@@ -16,15 +16,15 @@ import type { HistoryIndexing } from "./history-folder-pass";
 //
 // Each folder is indexed as src/router/history-folder-pass.ts tells. Where the copy is split by
 // folder (both hosts' copies are: src/router/parted-history-copy.ts), a start with notes waiting
-// reads first only what decisions about them can ask for (`readFor`): the saved notes that share a key (message
-// id, trace id, in_reply_to) with them, and every note the copy no longer vouches for. A folder
-// whose listing has the digest its part was saved with is vouched for whole, and its part is read
-// only when its key filter may hold one of those keys; so a start on a history that did not change
-// reads no part at all (a folder's digest is taken from the file facts the adapter holds where it
-// holds them, `eachFileIn`, as Obsidian does; else from the folder's listing). While only that is read, `decide` stops any decision that asks the index
-// about another key (before it did anything: decisions are pure), reads the rest, and makes it
-// again: decisions are the same as on the whole history, by construction. The rest (`readAll`)
-// follows once the waiting notes are routed.
+// reads first only what decisions about them can ask for (`readFor`): the saved notes that share a
+// key (message id, trace id, in_reply_to) with them, and every note the copy no longer vouches for.
+// A folder whose listing has the digest its part was saved with is vouched for whole, and its part
+// is read only when its key filter may hold one of those keys; so a start on a history that did not
+// change reads no part at all (a folder's digest is taken from the file facts the adapter holds where
+// it holds them, `eachFileIn`, as Obsidian does; else from the folder's listing). While only that is
+// read, `decide` stops any decision that asks the index about another key (before it did anything:
+// decisions are pure), reads the rest, and makes it again: decisions are the same as on the whole
+// history, by construction. The rest (`readAll`) follows once the waiting notes are routed.
 
 /** The copy as far as it is loaded: its rows by path, with the notes read since in place of theirs. */
 interface LoadedCopy {

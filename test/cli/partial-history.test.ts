@@ -7,6 +7,7 @@ import { NodeVault } from "../../node/node-vault";
 import { uuidFromText } from "../../src/core/hash";
 import type { IndexEntry } from "../../src/core/message-index";
 import { Router } from "../../src/router/router";
+import type { PassReport } from "../../src/router/router";
 import type { FileFacts, FileInfo, VaultPort } from "../../src/router/vault-port";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -60,6 +61,30 @@ async function start(reads: string[] = [], clock = () => Date.now() + 60_000, po
 }
 
 const archived = (router: Router) => router.index.pathsWhere((p) => p.includes("/archive/")).length;
+
+/** `port`, whose listing of `folder` fails once with `code` (a disk error, too many open files). */
+function listingFailsOnce<P extends VaultPort>(port: P, folder: string, code: "EIO" | "EMFILE"): P {
+	const listInfo = port.listInfo?.bind(port) as (folder: string) => Promise<FileInfo[]>;
+	let failures = 1;
+	port.listInfo = async (listed: string) => {
+		if (listed === folder && failures-- > 0) throw Object.assign(new Error(`${code}: the listing failed`), { code });
+		return listInfo(listed);
+	};
+	return port;
+}
+
+/** One pass of a router without a copy (a cold, full read) over a copy of the vault as it is now; `look` reads what it needs of the result. */
+async function coldPass<T>(look: (report: PassReport, dir: string) => Promise<T> | T): Promise<T> {
+	const cold = `${v.dir}-cold`;
+	await fs.cp(v.dir, cold, { recursive: true });
+	try {
+		const router = new Router(new NodeVault(cold), { clock: () => Date.now() + 60_000 });
+		await router.loadRegistry();
+		return await look(await router.pass(), cold);
+	} finally {
+		await fs.rm(cold, { recursive: true, force: true });
+	}
+}
 
 async function send(name: string, fields: Record<string, unknown>): Promise<void> {
 	await v.write(`${BOX(A, "outbox")}/${name}.md`, requestNote({ target_group: B, ...fields }));
@@ -139,27 +164,19 @@ describe("routing before the whole history is indexed", () => {
 		const answer = (n: number) => `---\nmessage_id: r-${n}\ntrace_id: a1b2c3d4-e5f6-7890-abcd-ef1234567890\nin_reply_to: q-1\nsource_group: ${B}\nstatus: success\n---\n\n## Answer\n\nanswer ${n}\n`;
 		await v.write(`${BOX(B, "outbox")}/a1 answer.md`, answer(1));
 		await v.write(`${BOX(B, "outbox")}/a2 answer.md`, answer(2));
-		const cold = `${v.dir}-cold`;
-		await fs.cp(v.dir, cold, { recursive: true });
-		try {
-			const coldRouter = new Router(new NodeVault(cold), { clock: () => Date.now() + 60_000 });
-			await coldRouter.loadRegistry();
-			const outcomes = (r: Awaited<ReturnType<Router["pass"]>>) => r.decisions.map((d) => `${d.outcome} ${d.message_id} ${d.error_code ?? ""} ${(d as { reason?: string }).reason ?? ""}`.trim());
-			const expected = outcomes(await coldRouter.pass());
-			expect(expected).toEqual(["answered r-1", "rejected r-2 INVALID_MESSAGE request q-1 is already answered"]);
-			const warm = await start();
-			const decide = warm.indexSync.decide.bind(warm.indexSync);
-			let partial = 0;
-			warm.indexSync.decide = <T,>(decision: () => T): Promise<T> => {
-				if (warm.indexSync.hasPartialHistory) partial++;
-				return decide(decision);
-			};
-			expect(outcomes(await warm.pass())).toEqual(expected);
-			// Both notes were decided on the history read in part.
-			expect(partial).toBe(2);
-		} finally {
-			await fs.rm(cold, { recursive: true, force: true });
-		}
+		const outcomes = (r: PassReport) => r.decisions.map((d) => `${d.outcome} ${d.message_id} ${d.error_code ?? ""} ${(d as { reason?: string }).reason ?? ""}`.trim());
+		const expected = await coldPass((report) => outcomes(report));
+		expect(expected).toEqual(["answered r-1", "rejected r-2 INVALID_MESSAGE request q-1 is already answered"]);
+		const warm = await start();
+		const decide = warm.indexSync.decide.bind(warm.indexSync);
+		let partial = 0;
+		warm.indexSync.decide = <T,>(decision: () => T): Promise<T> => {
+			if (warm.indexSync.hasPartialHistory) partial++;
+			return decide(decision);
+		};
+		expect(outcomes(await warm.pass())).toEqual(expected);
+		// Both notes were decided on the history read in part.
+		expect(partial).toBe(2);
 	});
 
 	it("a one-shot pass (a2a route) reads of the history only what its notes and its inboxes' upkeep ask about, and keeps the copy as it was", async () => {
@@ -242,18 +259,11 @@ describe("routing before the whole history is indexed", () => {
 		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
 		await (await start()).pass();
 		await v.write(`${BOX(A, "outbox")}/noid.md`, text);
-		const cold = `${v.dir}-cold`;
-		await fs.cp(v.dir, cold, { recursive: true });
-		try {
-			const coldRouter = new Router(new NodeVault(cold), { clock: () => Date.now() + 60_000 });
-			await coldRouter.loadRegistry();
-			const outcomes = (r: Awaited<ReturnType<Router["pass"]>>) => r.decisions.map((d) => `${d.outcome} ${d.message_id}`);
-			const expected = { outcomes: outcomes(await coldRouter.pass()), inbox: (await fs.readdir(path.join(cold, BOX(B, "inbox")))).sort() };
-			const report = await (await start([], undefined, new NodeVault(v.dir), true)).pass();
-			expect({ outcomes: outcomes(report), inbox: (await fs.readdir(path.join(v.dir, BOX(B, "inbox")))).sort() }).toEqual(expected);
-		} finally {
-			await fs.rm(cold, { recursive: true, force: true });
-		}
+		const outcomes = (r: PassReport) => r.decisions.map((d) => `${d.outcome} ${d.message_id}`);
+		const inbox = async (dir: string) => (await fs.readdir(path.join(dir, BOX(B, "inbox")))).sort();
+		const expected = await coldPass(async (report, dir) => ({ outcomes: outcomes(report), inbox: await inbox(dir) }));
+		const report = await (await start([], undefined, new NodeVault(v.dir), true)).pass();
+		expect({ outcomes: outcomes(report), inbox: await inbox(v.dir) }).toEqual(expected);
 	});
 
 	it("a one-shot pass archives a request whose answer was taken into the history before it was archived, as a cold read does", async () => {
@@ -292,13 +302,7 @@ describe("routing before the whole history is indexed", () => {
 	it("a read of the rest of the history that fails part way keeps none of it: the next decision reads it again, and finds what a full read finds", async () => {
 		await send("first", { message_id: "new-1" });
 		await (await start()).pass();
-		const port = listingPort();
-		const listInfo = port.listInfo?.bind(port) as (folder: string) => Promise<FileInfo[]>;
-		let failures = 1;
-		port.listInfo = async (folder: string) => {
-			if (folder === BOX(B, "archive") && failures-- > 0) throw Object.assign(new Error("EIO: i/o error, scandir"), { code: "EIO" });
-			return listInfo(folder);
-		};
+		const port = listingFailsOnce(listingPort(), BOX(B, "archive"), "EIO");
 		const router = await start([], undefined, port);
 		await router.indexSync.ensureLive();
 		await router.indexSync.ensureHistoryFor(new Set(["old-1"]));
@@ -314,13 +318,7 @@ describe("routing before the whole history is indexed", () => {
 		await send("first", { message_id: "new-1" });
 		await (await start()).pass();
 		await send("dup", { message_id: "old-5" });
-		const port = new NodeVault(v.dir);
-		const listInfo = port.listInfo.bind(port);
-		let failures = 1;
-		port.listInfo = async (folder: string) => {
-			if (folder === "A2A/dead-letter" && failures-- > 0) throw Object.assign(new Error("EIO: i/o error, scandir"), { code: "EIO" });
-			return listInfo(folder);
-		};
+		const port = listingFailsOnce(new NodeVault(v.dir), "A2A/dead-letter", "EIO");
 		const router = await start([], undefined, port);
 		await expect(router.pass()).rejects.toThrow("EIO");
 		expect([router.indexSync.hasHistory, router.indexSync.hasPartialHistory, archived(router)]).toEqual([false, false, 0]);
@@ -333,13 +331,7 @@ describe("routing before the whole history is indexed", () => {
 	it("a reader's read of the whole history that fails part way is read again at its next rescan, not left out for good", async () => {
 		await send("first", { message_id: "new-1" });
 		await (await start()).pass();
-		const port = new NodeVault(v.dir);
-		const listInfo = port.listInfo.bind(port);
-		let failures = 1;
-		port.listInfo = async (folder: string) => {
-			if (folder === "A2A/dead-letter" && failures-- > 0) throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
-			return listInfo(folder);
-		};
+		const port = listingFailsOnce(new NodeVault(v.dir), "A2A/dead-letter", "EMFILE");
 		// As the gateway holds its index: the whole history asked for, then its slow check.
 		const router = await start([], undefined, port);
 		await router.indexSync.ensureLive();
