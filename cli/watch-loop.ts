@@ -22,6 +22,9 @@ export interface WatchOptions {
 
 const DEBOUNCE_MS = 5;
 
+/** The longest pause between rounds that keep failing. */
+const MAX_PAUSE_MS = 60_000;
+
 /**
  * When the notes that wait for their writer are next worth a look: the earliest time one of them has
  * been quiet for the grace period. `fresh`: every waiting note was just looked at, so earlier times are stale.
@@ -54,6 +57,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let timer: NodeJS.Timeout | null = null;
 	let wake: (() => void) | null = null;
 	let stopping = false;
+	/** True while pausing after a failed round: changes do not end the pause. */
+	let resting = false;
 	let lastReason = "";
 	let registryTrouble = false;
 	const waiting = new Set<string>();
@@ -78,6 +83,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				const watcher = fs.watch(vault.abs(folder), { persistent: true }, (_event, name) => {
 					if (name === null) everything = true;
 					else changed.add(`${folder}/${name.toString()}`);
+					// After a failed round, changes wait for the pause to end (the next round looks at everything).
+					if (resting) return;
 					if (timer) clearTimeout(timer);
 					timer = setTimeout(poke, DEBOUNCE_MS);
 				});
@@ -103,71 +110,95 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	watchFolders();
 	let nextSlowCheck = Date.now() + options.intervalMs;
 	let slowChecks = 0;
+	/** One round: what changed is read, a pass routes; returns when the next round is due (now, when more changed meanwhile). */
+	const round = async (): Promise<number> => {
+		const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
+		if (registryChanged && (await router.loadRegistry())) {
+			if (router.unusableRegistry) {
+				// Said once per spell: the registry may be saved several times before it is good again.
+				if (!registryTrouble) session.err(terminalText(`warning: ${unusableRegistryWarning(session)}`));
+				registryTrouble = true;
+			} else {
+				if (registryTrouble) session.err("The registry can be used again: routing with it.");
+				registryTrouble = false;
+				checkRegistry(session);
+				watchFolders();
+			}
+		}
+		let appeared = false;
+		if (everything || Date.now() >= nextSlowCheck) {
+			// A folder that appeared since (an agent made its outbox) is watched from now on, and routed at once.
+			if (unwatched.some((folder) => fs.existsSync(vault.abs(folder)))) {
+				watchFolders();
+				appeared = true;
+			}
+			// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
+			await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
+			slowChecks++;
+			nextSlowCheck = Date.now() + options.intervalMs;
+		}
+		const outbox: string[] = [];
+		for (const p of changed) {
+			const location = router.layout.locate(p);
+			if (location.area === "box" && location.box === "outbox") outbox.push(p);
+			else await router.indexSync.refresh(p);
+		}
+		const full = everything || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
+		changed.clear();
+		everything = false;
+		// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.
+		const recheck = Date.now() >= recheckAt ? [...waiting] : [];
+		const report = await router.pass(full ? undefined : [...new Set([...outbox, ...recheck])]);
+		if (full || recheck.length > 0) waiting.clear();
+		for (const p of outbox) waiting.delete(p);
+		for (const p of report.waiting) waiting.add(p);
+		recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
+		printReport(session, report);
+		options.onReport?.(report);
+		printWaiting(session, report);
+		if (report.busy && report.standby !== lastReason) session.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
+		if (router.lease.lostTo !== null) {
+			session.err(terminalText(`Stopped routing: ${router.lease.lostTo} routes this vault now.`));
+			router.lease.lostTo = null;
+		}
+		lastReason = report.busy ? (report.standby ?? "") : "";
+		const now = Date.now();
+		if (changed.size > 0) return now;
+		const due = router.nextWakeTime();
+		const times = [nextSlowCheck, now + router.lease.renewEveryMs];
+		if (due !== null) times.push(due);
+		if (waiting.size > 0 && Number.isFinite(recheckAt)) times.push(recheckAt);
+		return Math.min(...times);
+	};
+	let failedInARow = 0;
 	try {
 		while (!stopping) {
-			const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
-			if (registryChanged && (await router.loadRegistry())) {
-				if (router.unusableRegistry) {
-					// Said once per spell: the registry may be saved several times before it is good again.
-					if (!registryTrouble) session.err(terminalText(`warning: ${unusableRegistryWarning(session)}`));
-					registryTrouble = true;
-				} else {
-					if (registryTrouble) session.err("The registry can be used again: routing with it.");
-					registryTrouble = false;
-					checkRegistry(session);
-					watchFolders();
-				}
+			let next: number;
+			try {
+				next = await round();
+				if (failedInARow > 0) session.err("Routing again.");
+				failedInARow = 0;
+			} catch (error) {
+				// A round that failed (a disk error, a folder that cannot be listed) is said and tried again,
+				// every file looked at anew, after a pause that doubles while it keeps failing.
+				const pause = Math.min(MAX_PAUSE_MS, Math.max(options.intervalMs, 1000) * 2 ** failedInARow);
+				failedInARow++;
+				everything = true;
+				session.err(terminalText(`Routing failed: ${error instanceof Error ? error.message : String(error)}. Trying again in ${Math.round(pause / 1000)} s.`));
+				resting = true;
+				next = Date.now() + pause;
 			}
-			let appeared = false;
-			if (everything || Date.now() >= nextSlowCheck) {
-				// A folder that appeared since (an agent made its outbox) is watched from now on, and routed at once.
-				if (unwatched.some((folder) => fs.existsSync(vault.abs(folder)))) {
-					watchFolders();
-					appeared = true;
-				}
-				// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
-				await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
-				slowChecks++;
-				nextSlowCheck = Date.now() + options.intervalMs;
-			}
-			const outbox: string[] = [];
-			for (const p of changed) {
-				const location = router.layout.locate(p);
-				if (location.area === "box" && location.box === "outbox") outbox.push(p);
-				else await router.indexSync.refresh(p);
-			}
-			const full = everything || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
-			changed.clear();
-			everything = false;
-			// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.
-			const recheck = Date.now() >= recheckAt ? [...waiting] : [];
-			const report = await router.pass(full ? undefined : [...new Set([...outbox, ...recheck])]);
-			if (full || recheck.length > 0) waiting.clear();
-			for (const p of outbox) waiting.delete(p);
-			for (const p of report.waiting) waiting.add(p);
-			recheckAt = nextRecheck(report, waiting, recheckAt, full || recheck.length > 0);
-			printReport(session, report);
-			options.onReport?.(report);
-			printWaiting(session, report);
-			if (report.busy && report.standby !== lastReason) session.err(terminalText(`Not routing: ${report.standby ?? "another router routes this vault"}.`));
-			if (router.lease.lostTo !== null) {
-				session.err(terminalText(`Stopped routing: ${router.lease.lostTo} routes this vault now.`));
-				router.lease.lostTo = null;
-			}
-			lastReason = report.busy ? (report.standby ?? "") : "";
 			if (stopping) break;
-			const now = Date.now();
-			const due = router.nextWakeTime();
-			const times = [nextSlowCheck, now + router.lease.renewEveryMs];
-			if (due !== null) times.push(due);
-			if (waiting.size > 0 && Number.isFinite(recheckAt)) times.push(recheckAt);
-			if (changed.size > 0) continue;
-			await new Promise<void>((resolve) => {
-				wake = resolve;
-				timer = setTimeout(poke, Math.max(0, Math.min(...times) - now));
-			});
-			if (timer) clearTimeout(timer);
-			timer = null;
+			const wait = next - Date.now();
+			if (wait > 0) {
+				await new Promise<void>((resolve) => {
+					wake = resolve;
+					timer = setTimeout(poke, wait);
+				});
+				if (timer) clearTimeout(timer);
+				timer = null;
+			}
+			resting = false;
 		}
 	} finally {
 		for (const w of watchers) w.close();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NO_FOLLOW, NO_LINKS, isCode } from "./fs-facts";
+import { NO_FOLLOW, NO_LINKS, NO_WAIT, isCode } from "./fs-facts";
 
 // The file-system idioms NodeVault is built from, on absolute paths: synchronous calls, errors read
 // from their codes, symbolic links never followed, and no call that can replace an existing file
@@ -71,7 +71,7 @@ export function lstatFile(full: string): fs.Stats | null {
 export function readFileBytes(full: string, maxBytes?: number): { bytes: Buffer; st: fs.Stats } | null {
 	let fd: number;
 	try {
-		fd = fs.openSync(full, fs.constants.O_RDONLY | NO_FOLLOW);
+		fd = fs.openSync(full, fs.constants.O_RDONLY | NO_FOLLOW | NO_WAIT);
 	} catch (error) {
 		if (isCode(error, "ENOENT", "ENOTDIR", "ELOOP", "EISDIR")) return null;
 		throw error;

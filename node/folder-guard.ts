@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NO_FOLLOW, isCode } from "./fs-facts";
+import { NO_FOLLOW, NO_WAIT, isCode } from "./fs-facts";
 
 // Whatever links a vault holds, nothing is written outside it: a folder whose real path is outside
 // the vault's (a box or the log folder that is a link to a folder elsewhere) is refused. The check
@@ -29,7 +29,7 @@ function realLocationOf(full: string, written: fs.Stats): string | null {
 			const real = realpath(full);
 			return same(fs.lstatSync(real)) ? real : null;
 		}
-		const fd = fs.openSync(full, fs.constants.O_RDONLY | NO_FOLLOW);
+		const fd = fs.openSync(full, fs.constants.O_RDONLY | NO_FOLLOW | NO_WAIT);
 		try {
 			return same(fs.fstatSync(fd)) ? fs.readlinkSync(`/proc/self/fd/${fd}`) : null;
 		} finally {

@@ -17,3 +17,10 @@ export const NO_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS"];
 
 /** Open flag that refuses a symbolic link (0 where the platform has none). */
 export const NO_FOLLOW: number = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Open flag that makes opening a named pipe (or a device) return at once instead of waiting for a
+ * writer; it changes nothing for a regular file. Every open of a vault path uses it: any writer of
+ * the vault can leave a pipe named like a note, and a blocked open would stop the process.
+ */
+export const NO_WAIT: number = constants.O_NONBLOCK ?? 0;

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { holdsLines } from "../src/core/text";
-import { NO_FOLLOW } from "./fs-facts";
+import { NO_FOLLOW, NO_WAIT } from "./fs-facts";
 
 // Appends through a descriptor kept open until `flush` (a pass appends one log row per decision):
 // a write() reaches the kernel at once, so a killed process loses no row it wrote. The file is read
@@ -34,6 +34,7 @@ export interface AppendTarget {
 function checkOpened(fd: number, full: string, target: AppendTarget): fs.Stats {
 	try {
 		const opened = fs.fstatSync(fd);
+		if (!opened.isFile()) throw new Error(`${path.basename(full)} is not a file: nothing is appended to it; remove it, and the log is made anew`);
 		if (opened.nlink !== 1) throw new Error(`${path.basename(full)} is one of ${opened.nlink} hard links to one file (the others may be outside the vault): nothing is appended to it; make it a file of its own`);
 		target.assertOpened(opened);
 		return opened;
@@ -65,7 +66,7 @@ export class LogAppender {
 				if (made) this.known.set(full, { ino: made.ino, size: made.size });
 				return "appended";
 			}
-			fd = fs.openSync(full, fs.constants.O_RDWR | fs.constants.O_APPEND | NO_FOLLOW);
+			fd = fs.openSync(full, fs.constants.O_RDWR | fs.constants.O_APPEND | NO_FOLLOW | NO_WAIT);
 			const opened = checkOpened(fd, full, target);
 			this.open.set(full, fd);
 			this.known.set(full, { ino: opened.ino, size: opened.size });

@@ -94,8 +94,11 @@ export class ObsidianVault implements VaultPort {
 					return { text, info, truncated: options.maxBytes !== undefined && info.size > options.maxBytes, ...(settled ? {} : { unsettled: true }) };
 				}
 			}
-		} catch {
-			return null;
+		} catch (error) {
+			// A note deleted while it was read is gone; one that is there and cannot be read is the
+			// router's to judge (src/router/unreadable-notes.ts), as with the CLI's adapter.
+			if (this.file(path) === null || !(await this.app.vault.adapter.exists(file.path))) return null;
+			throw error;
 		}
 	}
 

@@ -25,6 +25,9 @@ import { RequestUrlRemoteAgents } from "./request-url-remote-agents";
 const DEBOUNCE_MS = 3;
 const MAX_WAIT_MS = 100;
 const RECENT_LIMIT = 50;
+/** The pause before work that failed is tried again; it doubles while the work keeps failing, up to the longest. */
+const FIRST_RETRY_PAUSE_MS = 2000;
+const MAX_RETRY_PAUSE_MS = 60_000;
 
 export const RELAY_CHANGED = "a2a-relay:messages-changed";
 
@@ -42,6 +45,9 @@ export class Relay extends Component {
 	private firstPendingAt = 0;
 	private chain: Promise<void> = Promise.resolve();
 	private started = false;
+	/** When work that failed is tried again (see enqueue), or null. */
+	private retryAt: number | null = null;
+	private failedInARow = 0;
 	/** Why this device does not route now (another device holds the lease), or "". */
 	standby = "";
 	/** The latest warnings of the router's passes (two devices routed at once, merged logs), newest first. */
@@ -153,12 +159,30 @@ export class Relay extends Component {
 	}
 
 	private enqueue(work: () => Promise<void>): Promise<void> {
-		const next = this.chain.then(work).catch((error: unknown) => {
-			console.error("A2A Relay:", error);
-			this.notifier.notify("failure", `A2A Relay could not finish routing: ${(error as Error).message}`, (n, latest) => `A2A Relay: ${n} routing failures. Latest: ${latest}`);
-		});
+		const next = this.chain.then(work).then(
+			() => {
+				this.failedInARow = 0;
+			},
+			(error: unknown) => {
+				console.error("A2A Relay:", error);
+				this.notifier.notify("failure", `A2A Relay could not finish routing: ${(error as Error).message}`, (n, latest) => `A2A Relay: ${n} routing failures. Latest: ${latest}`);
+				// Tried again as a whole (the registry, every folder, a full pass), after a pause that doubles while it keeps failing.
+				this.retryAt = Date.now() + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
+				this.failedInARow++;
+				this.armWakeTimer();
+			},
+		);
 		this.chain = next;
 		return next;
+	}
+
+	/** After a failure: everything read anew, then a full pass. */
+	private async retry(): Promise<void> {
+		await this.router.loadRegistry();
+		await this.router.indexSync.ensureLive();
+		await this.router.indexSync.rescan();
+		await this.runPass(undefined);
+		this.changed();
 	}
 
 	private async reload(): Promise<void> {
@@ -241,6 +265,11 @@ export class Relay extends Component {
 	private wake(): void {
 		this.wakeTimer = null;
 		if (!this.started || !this.settings().autoRoute) return;
+		if (this.retryAt !== null && Date.now() >= this.retryAt) {
+			this.retryAt = null;
+			void this.enqueue(() => this.retry());
+			return;
+		}
 		void this.enqueue(async () => {
 			await this.runPass(this.standby === "" && this.waiting.size > 0 ? [...this.waiting] : undefined);
 			this.changed();
@@ -257,6 +286,7 @@ export class Relay extends Component {
 		const due = this.router.nextWakeTime();
 		if (due !== null) times.push(due);
 		if (this.waiting.size > 0) times.push(now + Math.max(250, this.router.graceMs / 2));
+		if (this.retryAt !== null) times.push(this.retryAt);
 		const delay = Math.max(0, Math.min(...times) - now);
 		this.wakeTimer = window.setTimeout(() => this.wake(), delay);
 	}

@@ -8,7 +8,7 @@ import { addPath } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest } from "./history-digest";
 import { sameFacts } from "./vault-port";
-import type { VaultPort } from "./vault-port";
+import type { ReadFile, VaultPort } from "./vault-port";
 
 // One history folder indexed from the device-local copy (src/router/history-from-copy.ts): a note
 // is taken from the copy while its file is the one the copy read, and read again otherwise. The
@@ -27,8 +27,8 @@ export interface HistoryIndexing {
 	dueToYield(): boolean;
 	yieldNow(): Promise<void>;
 	now(): number;
-	/** Bytes enough for a note's head. */
-	readonly headBytes: number;
+	/** A note's head; null when gone or unreadable, the index then already as it should be. */
+	readHead(path: string, location: Location): Promise<ReadFile | null>;
 }
 
 /** Yields to the host when indexing has kept it busy long enough; true when it did (other writers may have acted meanwhile). */
@@ -41,14 +41,11 @@ export async function paused(sync: HistoryIndexing): Promise<boolean> {
 /**
  * Reads a history note's head and indexes it; the entry as the copy may keep it, null when its
  * times are too recent to vouch for it, when it changed during every read (its facts may not be its
- * text's), or when the note is gone (its entry is then dropped).
+ * text's), or when the note is gone or cannot be read (IndexSync.readHead).
  */
 export async function readHead(sync: HistoryIndexing, path: string, location: Location, readAt: number): Promise<CachedNote | null> {
-	const read = await sync.port.read(path, { maxBytes: sync.headBytes });
-	if (!read) {
-		sync.index.remove(path);
-		return null;
-	}
+	const read = await sync.readHead(path, location);
+	if (!read) return null;
 	const entry = sync.indexText(path, read.text, location);
 	return read.unsettled ? null : cacheable(entry, read.info, readAt);
 }

@@ -7,7 +7,8 @@ import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
 import type { HistoryCacheStore } from "./history-cache";
 import { HistoryFromCopy } from "./history-from-copy";
 import type { HistoryIndexing } from "./history-folder-pass";
-import type { VaultPort } from "./vault-port";
+import { UnreadableNotes, isUnreadable, readNote } from "./unreadable-notes";
+import type { ReadFile, VaultPort } from "./vault-port";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
 // outboxes, which are only counted until the router reads a note to route it) is read at start. The
@@ -38,6 +39,8 @@ export class IndexSync implements HistoryIndexing {
 	/** Set once the whole history was asked for (ensureHistory): a read of it that failed is tried again by rescan. */
 	private historyWanted = false;
 	private lastYield = 0;
+	/** Notes that are there but cannot be read: passed over, said once (takeProblems). */
+	private readonly unreadable = new UnreadableNotes((path, why) => `${path} cannot be read (${why}): the router goes on without what it says, and reads it again when it next looks at it`);
 	/** The history read from the device-local copy, when there is one. */
 	private readonly fromCopy: HistoryFromCopy | null;
 
@@ -272,12 +275,34 @@ export class IndexSync implements HistoryIndexing {
 			this.index.set(entry);
 			return entry;
 		}
-		const read = await this.port.read(path, { maxBytes: HEAD_BYTES });
-		if (!read) {
+		const read = await this.readHead(path, location);
+		return read ? this.indexText(path, read.text, location) : this.index.get(path);
+	}
+
+	/**
+	 * A message note's head (its frontmatter), or null with the index already as it should be: a
+	 * note that is gone is dropped; one that is there but cannot be read keeps what the index knew
+	 * of it, or is held as a note that is no message (as one that does not parse), and is said once.
+	 */
+	async readHead(path: string, location: Location): Promise<ReadFile | null> {
+		const read = await readNote(this.port, path, { maxBytes: HEAD_BYTES });
+		if (read === null) {
+			this.unreadable.readable(path);
 			this.index.remove(path);
-			return undefined;
+			return null;
 		}
-		return this.indexText(path, read.text, location);
+		if (isUnreadable(read)) {
+			if (!this.index.has(path)) this.index.set({ path, location, kind: null, route: [] });
+			this.unreadable.problem(path, read.unreadable);
+			return null;
+		}
+		this.unreadable.readable(path);
+		return read;
+	}
+
+	/** What to tell a person of notes found unreadable since the last call, each once while it stays so. */
+	takeProblems(): string[] {
+		return this.unreadable.take();
 	}
 
 	/** Indexes a note from text the caller has (what the router just wrote, or read). */

@@ -4,6 +4,7 @@ import { basename } from "../core/paths";
 import { orderFields, sortForRouting } from "../core/priority";
 import { MAX_NOTE_BYTES } from "../core/protocol";
 import { TEMP_NAME } from "./housekeeping";
+import { UnreadableNotes, isUnreadable, readNote } from "./unreadable-notes";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 
 // The first step of a pass: which outbox notes there are (all of them, or the paths an event named),
@@ -12,6 +13,8 @@ import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 
 export class OutboxReader {
 	private readonly reportedIgnores = new Set<string>();
+	/** Outbox notes that are there but cannot be read: each stays where it is, said once while it stays so. */
+	private readonly unreadable = new UnreadableNotes((path, why) => ({ path, error: `it cannot be read (${why}): it stays in its outbox, and is routed once it can be read` }));
 
 	constructor(
 		private readonly router: PassContext,
@@ -38,17 +41,24 @@ export class OutboxReader {
 				this.reportIgnored(path, ignored, report);
 				continue;
 			}
-			const read = await port.read(path, { maxBytes: MAX_NOTE_BYTES + 1 });
+			const read = await readNote(port, path, { maxBytes: MAX_NOTE_BYTES + 1 });
 			if (!read) {
+				this.unreadable.readable(path);
 				this.router.indexSync.remove(path);
 				continue;
 			}
+			if (isUnreadable(read)) {
+				this.unreadable.problem(path, read.unreadable);
+				continue;
+			}
+			this.unreadable.readable(path);
 			if (read.truncated) {
 				await this.router.guarded(path, report, () => this.oversize({ path, group, read }, report));
 				continue;
 			}
 			queue.push({ path, group, read, ...orderFields(read.text) });
 		}
+		report.failures.push(...this.unreadable.take());
 		return sortForRouting(queue);
 	}
 

@@ -158,7 +158,7 @@ export class Router implements PassContext {
 			return report;
 		} finally {
 			await this.finishKept(report);
-			report.warnings.push(...this.log.takeProblems());
+			report.warnings.push(...this.log.takeProblems(), ...this.indexSync.takeProblems());
 			await this.port.flush?.();
 			// A history read in part by a pass that stopped early is not kept (its lease lost, nothing
 			// followed the vault for it meanwhile); one a whole one-shot pass read is, for its report.

@@ -22,7 +22,7 @@ function indexing(read: ReadFile): { sync: HistoryIndexing; indexed: string[] } 
 			indexed.push(path);
 			return { path, location: { area: "dead-letter" }, kind: "request", route: [], messageId: "a" };
 		},
-		headBytes: 4096,
+		readHead: () => Promise.resolve(read),
 	} as unknown as HistoryIndexing;
 	return { sync, indexed };
 }
