@@ -8,7 +8,7 @@ import { addPath } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest } from "./history-digest";
 import { sameFacts } from "./vault-port";
-import type { ReadFile, VaultPort } from "./vault-port";
+import type { FileInfo, ReadFile, VaultPort } from "./vault-port";
 
 // One history folder indexed from the device-local copy (src/router/history-from-copy.ts): a note
 // is taken from the copy while its file is the one the copy read, and read again otherwise. The
@@ -50,6 +50,48 @@ export async function readHead(sync: HistoryIndexing, path: string, location: Lo
 	return read.unsettled ? null : cacheable(entry, read.info, readAt);
 }
 
+/** What a walk over a history folder (walkFolder) does with each of its notes. */
+export interface FolderVisit {
+	/** The copy's row for a path, when it has one. */
+	saved(path: string): CachedNote | undefined;
+	/** A note whose file is the one the copy read: its row stands for it. */
+	same(path: string, cached: CachedNote, location: Location): void;
+	/** A note read (its head), replacing `cached` when the copy had it; `note` is null when it is not to be kept (readHead). */
+	read(path: string, note: CachedNote | null, cached: CachedNote | undefined): void;
+}
+
+/**
+ * Walks a history folder's notes as listed (`infos`, the listing with its facts, else the paths of
+ * `listed` alone): each is taken from the copy while its file is the one the copy read, else read.
+ * True when the copy may vouch for the listing: every note was taken or read with the facts listed.
+ */
+export async function walkFolder(sync: HistoryIndexing, folder: string, infos: readonly FileInfo[] | null, listed: readonly string[], visit: FolderVisit): Promise<boolean> {
+	const readAt = sync.now();
+	// The notes directly in one history folder share one location.
+	const location = sync.layout().locate(`${folder}/note.md`);
+	let whole = infos !== null;
+	let listingCurrent = infos !== null;
+	for (let i = 0; i < listed.length; i++) {
+		const path = listed[i];
+		// A saved path passed the filters below when it was saved (they look at the path alone).
+		const cached = visit.saved(path);
+		if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
+		const info = cached ? (listingCurrent && infos ? infos[i] : await sync.port.stat(path)) : null;
+		// A note found otherwise than listed leaves the copy without this listing.
+		if (infos && !listingCurrent && cached && !(info && sameFacts(info, infos[i]))) whole = false;
+		if (cached && info && stillTheSame(cached, info)) visit.same(path, cached, location);
+		else {
+			const note = await readHead(sync, path, location, readAt);
+			listingCurrent = false;
+			visit.read(path, note, cached);
+			// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
+			if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
+		}
+		if (await paused(sync)) listingCurrent = false;
+	}
+	return whole;
+}
+
 /**
  * Indexes a history folder's notes, each from the saved copy when the note is the one the copy
  * was read from, else read (its head); counts in `changes` what it took and what it read, and
@@ -58,24 +100,13 @@ export async function readHead(sync: HistoryIndexing, path: string, location: Lo
  */
 export async function indexFolder(sync: HistoryIndexing, folder: string, saved: ReadonlyMap<string, CachedNote>, changes: HistoryChanges, reindex: boolean): Promise<void> {
 	const { index, port } = sync;
-	const readAt = sync.now();
-	// The notes directly in one history folder share one location.
-	const location = sync.layout().locate(`${folder}/note.md`);
 	const infos = port.listInfo ? await port.listInfo(folder) : null;
 	const listed = infos ? infos.map((info) => info.path) : await port.list(folder);
-	let whole = infos !== null;
-	let listingCurrent = infos !== null;
 	let rows = 0;
 	let paths = 0;
-	for (let i = 0; i < listed.length; i++) {
-		const path = listed[i];
-		// A saved path passed the filters below when it was saved (they look at the path alone).
-		const cached = saved.get(path);
-		if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-		const info = cached ? (listingCurrent && infos ? infos[i] : await port.stat(path)) : null;
-		// A note found otherwise than listed leaves the copy without this listing.
-		if (infos && !listingCurrent && cached && !(info && sameFacts(info, infos[i]))) whole = false;
-		if (info && stillTheSame(cached, info)) {
+	const whole = await walkFolder(sync, folder, infos, listed, {
+		saved: (path) => saved.get(path),
+		same(path, cached, location) {
 			if (reindex) {
 				cached.entry.location = location;
 				index.set(cached.entry);
@@ -83,20 +114,15 @@ export async function indexFolder(sync: HistoryIndexing, folder: string, saved: 
 			changes.used++;
 			rows++;
 			paths = addPath(paths, path);
-			if (await paused(sync)) listingCurrent = false;
-			continue;
-		}
-		if (cached) changes.replaced.add(path);
-		changes.reads++;
-		const note = await readHead(sync, path, location, readAt);
-		listingCurrent = false;
-		if (note) changes.read.set(path, note);
-		// A note read with other facts than listed (or too recent to keep) leaves the copy without this listing.
-		if (!note || !infos || !stillTheSame(note, infos[i])) whole = false;
-		rows++;
-		paths = addPath(paths, path);
-		if (await paused(sync)) listingCurrent = false;
-	}
+		},
+		read(path, note, cached) {
+			if (cached) changes.replaced.add(path);
+			changes.reads++;
+			if (note) changes.read.set(path, note);
+			rows++;
+			paths = addPath(paths, path);
+		},
+	});
 	// A folder without notes needs no part.
 	if (whole && infos && rows > 0) changes.digests.set(folder, { digest: listingDigest(folder, infos), rows, paths });
 	sync.dropGone(folder, new Set(listed));

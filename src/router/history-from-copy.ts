@@ -1,13 +1,9 @@
-import { ignoreReason } from "../core/ignore";
-import { isMessagePath } from "../core/message-parse";
 import { SplitMap } from "../core/split-map";
-import { stillTheSame } from "./history-cache";
 import type { CachedNote, CopyPart, HistoryCacheStore, PartRows } from "./history-cache";
 import { noChanges, sameDigests, wholeListings } from "./history-changes";
 import type { HistoryChanges } from "./history-changes";
 import { listingDigest, visitedDigest } from "./history-digest";
-import { indexFolder, paused, readHead } from "./history-folder-pass";
-import { sameFacts } from "./vault-port";
+import { indexFolder, paused, walkFolder } from "./history-folder-pass";
 import type { HistoryIndexing } from "./history-folder-pass";
 
 // The history (archives, dead letters) indexed from the device-local copy of an earlier start
@@ -162,7 +158,6 @@ export class HistoryFromCopy {
 		}
 		const { index } = this.sync;
 		const layout = this.sync.layout();
-		const readAt = this.sync.now();
 		const shares = (e: { messageId?: string; traceId?: string; inReplyTo?: string }) =>
 			(e.messageId !== undefined && keys.has(e.messageId)) || (e.traceId !== undefined && keys.has(e.traceId)) || (e.inReplyTo !== undefined && keys.has(e.inReplyTo));
 		let reads = 0;
@@ -187,38 +182,28 @@ export class HistoryFromCopy {
 					continue;
 				}
 			} else if (part) await this.loadPart(copy, folder);
-			// As in indexFolder: the listed facts stand for the files until a note is read or the host is yielded to.
-			let listingCurrent = true;
 			const infos = listing ?? (await listInfo(folder));
-			// The folder's part as this walk finds it, and whether the copy may vouch for its listing (as in indexFolder).
+			// The folder's part as this walk finds it, and whether the copy may vouch for its listing.
 			const walked: PartRows = { rows: [], digest: null };
-			let whole = true;
 			const readsBefore = reads;
-			for (const listedInfo of infos) {
-				const path = listedInfo.path;
-				const cached = copy.rows.get(path);
-				if (!cached && (ignoreReason(path) || !isMessagePath(path))) continue;
-				const info = listingCurrent || !cached ? listedInfo : await port.stat(path);
-				if (cached && !listingCurrent && !(info && sameFacts(info, listedInfo))) whole = false;
-				if (cached && info && stillTheSame(cached, info)) {
+			const whole = await walkFolder(this.sync, folder, infos, infos.map((info) => info.path), {
+				saved: (path) => copy.rows.get(path),
+				same(path, cached) {
 					walked.rows.push([path, cached]);
 					if (shares(cached.entry)) {
 						cached.entry.location = location;
 						index.set(cached.entry);
 					}
-				} else {
+				},
+				read(path, note) {
 					reads++;
-					const note = await readHead(this.sync, path, location, readAt);
-					listingCurrent = false;
 					// readAll takes this note as read now (or reads it again when its times are too recent).
 					if (note) {
 						copy.rows.set(path, note);
 						walked.rows.push([path, note]);
 					}
-					if (!note || !stillTheSame(note, listedInfo)) whole = false;
-				}
-				if (await paused(this.sync)) listingCurrent = false;
-			}
+				},
+			});
 			if (whole && walked.rows.length > 0) walked.digest = listingDigest(folder, infos);
 			// A folder whose part is not as the walk found it gets it at the pass's end (a pass that reads the rest saves the whole copy instead).
 			if (reads > readsBefore || (part?.digest ?? null) !== walked.digest || (!part && walked.rows.length > 0)) walkedParts.set(folder, walked);
