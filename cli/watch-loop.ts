@@ -22,7 +22,8 @@ export interface WatchOptions {
 
 const DEBOUNCE_MS = 5;
 
-/** The longest pause between rounds that keep failing. */
+/** The pause after a round that failed; it doubles while rounds keep failing, up to the longest. */
+const FIRST_PAUSE_MS = 1000;
 const MAX_PAUSE_MS = 60_000;
 
 /**
@@ -59,6 +60,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	let stopping = false;
 	/** True while pausing after a failed round: changes do not end the pause. */
 	let resting = false;
+	/** True after a failed round until a round succeeds: every folder is looked at again and every outbox routed. */
+	let recovering = false;
 	let lastReason = "";
 	let registryTrouble = false;
 	const waiting = new Set<string>();
@@ -106,13 +109,15 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 	process.once("SIGTERM", stop);
 	options.signal?.addEventListener("abort", stop);
 	// A request to a remote agent settles in the background: the next pass reports it.
-	if (router.forwarder) router.forwarder.onSettled = poke;
+	if (router.forwarder) router.forwarder.onSettled = () => {
+		if (!resting) poke();
+	};
 	watchFolders();
 	let nextSlowCheck = Date.now() + options.intervalMs;
 	let slowChecks = 0;
 	/** One round: what changed is read, a pass routes; returns when the next round is due (now, when more changed meanwhile). */
 	const round = async (): Promise<number> => {
-		const registryChanged = everything || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
+		const registryChanged = everything || recovering || changed.has(router.layout.registryPath) || changed.has(router.layout.registryNotePath);
 		if (registryChanged && (await router.loadRegistry())) {
 			if (router.unusableRegistry) {
 				// Said once per spell: the registry may be saved several times before it is good again.
@@ -126,14 +131,14 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			}
 		}
 		let appeared = false;
-		if (everything || Date.now() >= nextSlowCheck) {
+		if (everything || recovering || Date.now() >= nextSlowCheck) {
 			// A folder that appeared since (an agent made its outbox) is watched from now on, and routed at once.
 			if (unwatched.some((folder) => fs.existsSync(vault.abs(folder)))) {
 				watchFolders();
 				appeared = true;
 			}
 			// The history folders (large) are listed on every tenth check only; their events come through fs.watch.
-			await router.indexSync.rescan(!everything, everything || slowChecks % 10 === 0);
+			await router.indexSync.rescan(!everything, everything || recovering || slowChecks % 10 === 0);
 			slowChecks++;
 			nextSlowCheck = Date.now() + options.intervalMs;
 		}
@@ -143,7 +148,7 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			if (location.area === "box" && location.box === "outbox") outbox.push(p);
 			else await router.indexSync.refresh(p);
 		}
-		const full = everything || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
+		const full = everything || recovering || appeared || changed.has(router.layout.leasePath) || router.lease.renewalDue() || !router.lease.state().held;
 		changed.clear();
 		everything = false;
 		// A note that waits for its writer (rule 2) is looked at again when it changes, or once it has been quiet long enough.
@@ -178,14 +183,20 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				next = await round();
 				if (failedInARow > 0) session.err("Routing again.");
 				failedInARow = 0;
+				recovering = false;
 			} catch (error) {
-				// A round that failed (a disk error, a folder that cannot be listed) is said and tried again,
-				// every file looked at anew, after a pause that doubles while it keeps failing.
-				const pause = Math.min(MAX_PAUSE_MS, Math.max(options.intervalMs, 1000) * 2 ** failedInARow);
-				failedInARow++;
-				everything = true;
-				session.err(terminalText(`Routing failed: ${error instanceof Error ? error.message : String(error)}. Trying again in ${Math.round(pause / 1000)} s.`));
+				// A round that failed (a disk error, a folder that cannot be listed) is said and tried again
+				// after a pause that doubles while it keeps failing; no change ends the pause early.
+				if (timer) clearTimeout(timer);
+				timer = null;
 				resting = true;
+				recovering = true;
+				const pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** failedInARow);
+				failedInARow++;
+				// Failing again, this router gives the vault up meanwhile: another one (another device) may route it.
+				const giveUp = failedInARow >= 2 && router.lease.state().held;
+				if (giveUp) await router.lease.release().catch(() => undefined);
+				session.err(terminalText(`Routing failed: ${error instanceof Error ? error.message : String(error)}. Trying again in ${Math.round(pause / 1000)} s${giveUp ? "; another router may route the vault meanwhile" : ""}.`));
 				next = Date.now() + pause;
 			}
 			if (stopping) break;

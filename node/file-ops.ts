@@ -67,6 +67,25 @@ export function lstatFile(full: string): fs.Stats | null {
 	}
 }
 
+/**
+ * A config file's whole text (`.obsidian/…`: links followed, as Obsidian follows them), or null when
+ * there is none or it is not a regular file; like every open of a vault path, it never waits on a pipe.
+ */
+export async function readConfigText(full: string): Promise<string | null> {
+	let handle: fs.promises.FileHandle;
+	try {
+		handle = await fs.promises.open(full, fs.constants.O_RDONLY | NO_WAIT);
+	} catch (error) {
+		if (isCode(error, "ENOENT", "ENOTDIR")) return null;
+		throw error;
+	}
+	try {
+		return (await handle.stat()).isFile() ? await handle.readFile("utf8") : null;
+	} finally {
+		await handle.close();
+	}
+}
+
 /** A regular file's bytes (at most `maxBytes`) and its fstat; null when it is not one. */
 export function readFileBytes(full: string, maxBytes?: number): { bytes: Buffer; st: fs.Stats } | null {
 	let fd: number;

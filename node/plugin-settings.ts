@@ -1,6 +1,6 @@
-import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { normalizeSettings } from "../src/settings";
+import { readConfigText } from "./file-ops";
 import type { RelaySettings } from "../src/settings";
 
 // The CLI reads the plugin's own settings from the vault when they are there, cleaned by the
@@ -13,7 +13,7 @@ export const CONFIG_FOLDER = ".obsidian";
 export async function readPluginSettings(vaultDir: string): Promise<RelaySettings> {
 	let data: unknown = {};
 	try {
-		data = JSON.parse(await fs.readFile(path.join(vaultDir, CONFIG_FOLDER, "plugins", "a2a-relay", "data.json"), "utf8"));
+		data = JSON.parse((await readConfigText(path.join(vaultDir, CONFIG_FOLDER, "plugins", "a2a-relay", "data.json"))) ?? "{}");
 	} catch {
 		// No plugin settings in this vault (or unreadable ones): the defaults apply.
 	}
@@ -28,7 +28,7 @@ export async function readPluginSettings(vaultDir: string): Promise<RelaySetting
 export async function obsidianSyncOn(vaultDir: string): Promise<boolean> {
 	let data: unknown;
 	try {
-		data = JSON.parse(await fs.readFile(path.join(vaultDir, CONFIG_FOLDER, "core-plugins.json"), "utf8"));
+		data = JSON.parse((await readConfigText(path.join(vaultDir, CONFIG_FOLDER, "core-plugins.json"))) ?? "null");
 	} catch {
 		return false;
 	}

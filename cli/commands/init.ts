@@ -6,7 +6,7 @@ import type { ConfigFile, InitResult } from "../../src/actions/init-vault";
 import { PROPERTY_TYPES_FILE } from "../../src/core/property-types";
 import { describeRegistryError, gatewayGroup } from "../../src/core/registry";
 import type { ParsedArgs } from "../args";
-import { writeWhole } from "../../node/file-ops";
+import { readConfigText, writeWhole } from "../../node/file-ops";
 import { CONFIG_FOLDER, readPluginSettings } from "../../node/plugin-settings";
 import { createVaultFolderIfMissing, openSession, vaultFolderToCreate } from "../session";
 import type { Session } from "../session";
@@ -36,7 +36,7 @@ async function propertyTypesFile(vaultDir: string): Promise<ConfigFile | null> {
 	const file = path.join(folder, PROPERTY_TYPES_FILE);
 	return {
 		path: `${CONFIG_FOLDER}/${PROPERTY_TYPES_FILE}`,
-		read: () => fs.readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : Promise.reject(error))),
+		read: () => readConfigText(file),
 		write: async (text) => writeWhole(file, text),
 	};
 }

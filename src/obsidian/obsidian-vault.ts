@@ -95,10 +95,12 @@ export class ObsidianVault implements VaultPort {
 				}
 			}
 		} catch (error) {
-			// A note deleted while it was read is gone; one that is there and cannot be read is the
-			// router's to judge (src/router/unreadable-notes.ts), as with the CLI's adapter.
+			// A note deleted while it was read is gone. One that is there and cannot be read concerns
+			// itself alone (src/router/unreadable-notes.ts): the desktop app passes on the file system's
+			// error and its code; an error without one (the mobile app's) is taken as the file's own.
 			if (this.file(path) === null || !(await this.app.vault.adapter.exists(file.path))) return null;
-			throw error;
+			if (typeof (error as { code?: unknown } | null)?.code === "string") throw error;
+			throw Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: "EIO" });
 		}
 	}
 

@@ -47,6 +47,8 @@ export class Relay extends Component {
 	private started = false;
 	/** When work that failed is tried again (see enqueue), or null. */
 	private retryAt: number | null = null;
+	/** Paths changed while waiting for that retry: it reads them. */
+	private readonly changedDuringPause = new Set<string>();
 	private failedInARow = 0;
 	/** Why this device does not route now (another device holds the lease), or "". */
 	standby = "";
@@ -159,28 +161,28 @@ export class Relay extends Component {
 	}
 
 	private enqueue(work: () => Promise<void>): Promise<void> {
-		const next = this.chain.then(work).then(
-			() => {
-				this.failedInARow = 0;
-			},
-			(error: unknown) => {
-				console.error("A2A Relay:", error);
-				this.notifier.notify("failure", `A2A Relay could not finish routing: ${(error as Error).message}`, (n, latest) => `A2A Relay: ${n} routing failures. Latest: ${latest}`);
-				// Tried again as a whole (the registry, every folder, a full pass), after a pause that doubles while it keeps failing.
-				this.retryAt = Date.now() + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
-				this.failedInARow++;
-				this.armWakeTimer();
-			},
-		);
+		const next = this.chain.then(work).catch(async (error: unknown) => {
+			console.error("A2A Relay:", error);
+			this.notifier.notify("failure", `A2A Relay could not finish routing: ${(error as Error).message}`, (n, latest) => `A2A Relay: ${n} routing failures. Latest: ${latest}`);
+			// Tried again as a whole (the registry, every folder, a full pass), after a pause that doubles while it keeps failing.
+			this.retryAt = Date.now() + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
+			this.failedInARow++;
+			// Failing again, this device gives the vault up meanwhile: another router may route it.
+			if (this.failedInARow >= 2 && this.router.lease.state().held) await this.router.lease.release().catch(() => undefined);
+			this.armWakeTimer();
+		});
 		this.chain = next;
 		return next;
 	}
 
-	/** After a failure: everything read anew, then a full pass. */
+	/** After a failure: the registry read again, every folder listed again, the notes changed meanwhile read, then a full pass. */
 	private async retry(): Promise<void> {
+		const changed = [...this.changedDuringPause];
+		this.changedDuringPause.clear();
 		await this.router.loadRegistry();
 		await this.router.indexSync.ensureLive();
-		await this.router.indexSync.rescan();
+		await this.router.indexSync.rescan(true);
+		for (const path of changed) await this.router.indexSync.refresh(path);
 		await this.runPass(undefined);
 		this.changed();
 	}
@@ -238,6 +240,12 @@ export class Relay extends Component {
 	private async flush(): Promise<void> {
 		const paths = [...this.pending];
 		this.pending.clear();
+		// During the pause after a failure, changes wait for the retry: a pass now would fail again at
+		// once, and the lease it takes and gives up would make more changes (a loop without a pause).
+		if (this.retryAt !== null) {
+			for (const path of paths) this.changedDuringPause.add(path);
+			return;
+		}
 		if (this.registryDirty) {
 			this.registryDirty = false;
 			if (await this.router.loadRegistry()) this.reportRegistryErrors();
@@ -293,6 +301,11 @@ export class Relay extends Component {
 
 	private async runPass(paths: string[] | undefined, graceMs?: number): Promise<PassReport> {
 		const report = await this.router.pass(paths, { graceMs });
+		// A full pass did what a retry after a failure would do.
+		if (paths === undefined) {
+			this.retryAt = null;
+			this.failedInARow = 0;
+		}
 		this.standby = report.busy ? (report.standby ?? "another router routes this vault") : "";
 		if (this.router.lease.lostTo !== null) {
 			this.notifier.notify("lease", `A2A Relay stopped routing on this device: ${this.router.lease.lostTo} routes this vault now.`, (_n, latest) => latest);

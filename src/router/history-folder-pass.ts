@@ -28,7 +28,7 @@ export interface HistoryIndexing {
 	yieldNow(): Promise<void>;
 	now(): number;
 	/** A note's head; null when gone or unreadable, the index then already as it should be. */
-	readHead(path: string, location: Location): Promise<ReadFile | null>;
+	readHead(path: string): Promise<ReadFile | null>;
 }
 
 /** Yields to the host when indexing has kept it busy long enough; true when it did (other writers may have acted meanwhile). */
@@ -44,7 +44,7 @@ export async function paused(sync: HistoryIndexing): Promise<boolean> {
  * text's), or when the note is gone or cannot be read (IndexSync.readHead).
  */
 export async function readHead(sync: HistoryIndexing, path: string, location: Location, readAt: number): Promise<CachedNote | null> {
-	const read = await sync.readHead(path, location);
+	const read = await sync.readHead(path);
 	if (!read) return null;
 	const entry = sync.indexText(path, read.text, location);
 	return read.unsettled ? null : cacheable(entry, read.info, readAt);

@@ -275,16 +275,17 @@ export class IndexSync implements HistoryIndexing {
 			this.index.set(entry);
 			return entry;
 		}
-		const read = await this.readHead(path, location);
+		const read = await this.readHead(path);
 		return read ? this.indexText(path, read.text, location) : this.index.get(path);
 	}
 
 	/**
 	 * A message note's head (its frontmatter), or null with the index already as it should be: a
 	 * note that is gone is dropped; one that is there but cannot be read keeps what the index knew
-	 * of it, or is held as a note that is no message (as one that does not parse), and is said once.
+	 * of it, or stays out of the index (so that no step takes it for a note of another kind, and the
+	 * next look at its folder reads it again), and is said once.
 	 */
-	async readHead(path: string, location: Location): Promise<ReadFile | null> {
+	async readHead(path: string): Promise<ReadFile | null> {
 		const read = await readNote(this.port, path, { maxBytes: HEAD_BYTES });
 		if (read === null) {
 			this.unreadable.readable(path);
@@ -292,7 +293,6 @@ export class IndexSync implements HistoryIndexing {
 			return null;
 		}
 		if (isUnreadable(read)) {
-			if (!this.index.has(path)) this.index.set({ path, location, kind: null, route: [] });
 			this.unreadable.problem(path, read.unreadable);
 			return null;
 		}
@@ -321,6 +321,7 @@ export class IndexSync implements HistoryIndexing {
 	}
 
 	remove(path: string): void {
+		this.unreadable.readable(path);
 		this.index.remove(path);
 	}
 }

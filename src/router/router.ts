@@ -27,6 +27,7 @@ import { NoteWriter, TRANSFERS_PER_LOG_WRITE } from "./note-writer";
 import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { RouterOptions } from "./router-options";
+import { UnreadableNotes, oneFileProblem } from "./unreadable-notes";
 import type { VaultPort } from "./vault-port";
 
 export type { PassReport, QueuedNote };
@@ -167,14 +168,26 @@ export class Router implements PassContext {
 		}
 	}
 
-	/** Runs one step; a failure is reported and the pass goes on (one bad file never stops the router). */
+	/**
+	 * Runs one step; a failure is reported and the pass goes on (one bad file never stops the router).
+	 * A failure that concerns the file alone (src/router/unreadable-notes.ts) is said once while it lasts.
+	 */
 	async guarded(path: string, report: PassReport, step: () => Promise<void>): Promise<void> {
 		try {
 			await step();
+			this.stuckFiles.readable(path);
 		} catch (error) {
-			report.failures.push({ path, error: error instanceof Error ? error.message : String(error) });
+			const why = oneFileProblem(error);
+			if (why === null) report.failures.push({ path, error: error instanceof Error ? error.message : String(error) });
+			else {
+				this.stuckFiles.problem(path, why);
+				report.failures.push(...this.stuckFiles.take());
+			}
 		}
 	}
+
+	/** Files a step could not read or write for a reason of their own: said once while it lasts. */
+	private readonly stuckFiles = new UnreadableNotes((path, why) => ({ path, error: `${why}: it stays as it is, and is tried again at every pass` }));
 
 	/** Writes the log rows of the deliveries kept unfinished, then removes their notes from the outboxes. */
 	private async finishKept(report: PassReport): Promise<void> {

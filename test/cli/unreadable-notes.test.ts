@@ -26,6 +26,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	vi.restoreAllMocks();
+	vi.unstubAllEnvs();
 	await v.cleanup();
 });
 
@@ -34,13 +35,34 @@ function fsError(code: string): NodeJS.ErrnoException {
 	return Object.assign(new Error(`${code}: failed`), { code });
 }
 
-/** Reads of the vault paths `failing` names fail with `code` while it holds them (the rest read as usual). */
-function failReads(failing: Set<string>, code: string): void {
+/** Reads of the vault paths `failing` names fail with `code` while it holds them, at most `times` times each (the rest read as usual). */
+function failReads(failing: Set<string>, code: string, times = Infinity): void {
 	const read = NodeVault.prototype.read;
+	const failed = new Map<string, number>();
 	vi.spyOn(NodeVault.prototype, "read").mockImplementation(function (this: NodeVault, vaultPath, options) {
-		if (failing.has(vaultPath)) return Promise.reject(fsError(code));
+		if (failing.has(vaultPath) && (failed.get(vaultPath) ?? 0) < times) {
+			failed.set(vaultPath, (failed.get(vaultPath) ?? 0) + 1);
+			return Promise.reject(fsError(code));
+		}
 		return read.call(this, vaultPath, options);
 	});
+}
+
+/** `a2a route --watch` in this process (so that its reads can be made to fail), with what it prints. */
+function watchInProcess(...extra: string[]): { errors: string[]; lines: string[]; stop: () => Promise<number> } {
+	const errors: string[] = [];
+	const lines: string[] = [];
+	const abort = new AbortController();
+	const args = parseArgs(["--watch", "--grace", "0", "--interval", "50", "--vault", v.dir, ...extra], { values: ["grace", "interval", "margin", "forward-wait"], booleans: ["watch"] });
+	const running = runRoute(args, { out: (l) => lines.push(l), err: (l) => errors.push(l) }, abort.signal);
+	return {
+		errors,
+		lines,
+		stop: () => {
+			abort.abort();
+			return running;
+		},
+	};
 }
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
@@ -83,10 +105,48 @@ describe("named pipes with a note's name", () => {
 		expect(code).toBe(0);
 		expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "beside-a-pipe", state: "delivered" });
 	});
+
+	it("in Obsidian's config folder: a2a status and a2a init finish, with the default settings", async () => {
+		for (const file of [".obsidian/core-plugins.json", ".obsidian/types.json", ".obsidian/plugins/a2a-relay/data.json"]) {
+			await v.write(`${path.posix.dirname(file)}/.keep`, "");
+			execFileSync("mkfifo", [path.join(v.dir, ...file.split("/"))]);
+		}
+		for (const command of ["status", "init"]) {
+			const run = cli.spawn([command, "--vault", v.dir]);
+			const code = await new Promise<number | null>((resolve) => run.on("close", resolve));
+			expect(code, `a2a ${command}`).toBe(0);
+		}
+	});
 });
 
 describe("a note that cannot be read", () => {
-	it("in an outbox: it stays, is said once, the other notes are routed; once it can be read it is routed", async () => {
+	it("in an outbox, under a2a route --watch: said once over many passes, the others routed; routed once it can be read", async () => {
+		const failing = new Set([`${OUT}/locked.md`]);
+		failReads(failing, "EACCES");
+		// A lease renewed every 250 ms: a full pass, which reads every outbox note, as often.
+		const w = watchInProcess("--margin", "1");
+		try {
+			await until("the watcher to start", () => w.errors.some((l) => l.startsWith("Watching")));
+			await v.write(`${OUT}/locked.md`, requestNote({ message_id: "locked-w" }));
+			// Each note written is a pass of its own; the router looks at the locked note in full passes too.
+			for (let i = 0; i < 5; i++) {
+				await v.write(`${OUT}/open-${i}.md`, requestNote({ message_id: `open-w-${i}` }));
+				await until(`open-${i} to be delivered`, () => v.exists(`${IN}/open-${i}.md`));
+			}
+			await new Promise((r) => setTimeout(r, 1000));
+			const said = () => w.errors.filter((l) => l.includes("locked.md"));
+			expect(said()).toEqual([`could not route ${OUT}/locked.md: it cannot be read (permission denied, EACCES): it stays in its outbox, and is routed once it can be read`]);
+			failing.clear();
+			await v.write(`${OUT}/locked.md`, requestNote({ message_id: "locked-w" }));
+			await until("the note to be delivered", () => v.exists(`${IN}/locked.md`));
+			expect(await v.frontmatter(`${IN}/locked.md`)).toMatchObject({ message_id: "locked-w", state: "delivered" });
+			expect(said()).toHaveLength(1);
+		} finally {
+			expect(await w.stop()).toBe(0);
+		}
+	});
+
+	it("in an outbox: it stays, is said, the other notes are routed; once it can be read it is routed", async () => {
 		await v.write(`${OUT}/locked.md`, requestNote({ message_id: "locked-1" }));
 		await v.write(`${OUT}/open.md`, requestNote({ message_id: "open-1" }));
 		const failing = new Set([`${OUT}/locked.md`]);
@@ -118,6 +178,22 @@ describe("a note that cannot be read", () => {
 		expect(await v.exists(archived)).toBe(true);
 	});
 
+	it("in an inbox, a delivered request: it stays delivered there (never taken for a note the router did not deliver)", async () => {
+		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "held-1" }));
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		// Busy once: the read when the inboxes are listed fails, the next one would succeed.
+		failReads(new Set([`${IN}/ask.md`]), "EBUSY", 1);
+		const run = await a2a(v.dir, "route");
+		expect(run.code).toBe(0);
+		expect(run.stderr).toContain(`warning: ${IN}/ask.md cannot be read (busy, EBUSY): the router goes on without what it says, and reads it again when it next looks at it`);
+		expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "held-1", state: "delivered" });
+		// The next run reads it: it is the delivered request, left alone.
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "held-1", state: "delivered" });
+		expect(await v.files("A2A/dead-letter")).toEqual([]);
+		expect(await v.files(BOX(BACKEND, "inbox"))).toEqual([]);
+	});
+
 	it("a failure that is not one file's (too many open files) still stops the pass, with nothing moved", async () => {
 		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "emfile-1" }));
 		failReads(new Set([`${OUT}/ask.md`]), "EMFILE");
@@ -130,28 +206,34 @@ describe("a note that cannot be read", () => {
 });
 
 describe("a2a route --watch after a round that failed", () => {
-	it("says so, pauses, and routes again by itself", async () => {
+	it("says so, pauses (no file event ends the pause), gives the vault up if it fails again, and routes again by itself", async () => {
 		const failing = new Set<string>();
 		failReads(failing, "EMFILE");
-		const errors: string[] = [];
-		const lines: string[] = [];
-		const stop = new AbortController();
-		const args = parseArgs(["--watch", "--grace", "0", "--interval", "50", "--vault", v.dir], { values: ["grace", "interval", "margin", "forward-wait"], booleans: ["watch"] });
-		const watching = runRoute(args, { out: (l) => lines.push(l), err: (l) => errors.push(l) }, stop.signal);
+		const w = watchInProcess("--margin", "5");
+		const failures = () => w.errors.filter((l) => l.startsWith("Routing failed"));
 		try {
-			await until("the watcher to start", () => errors.some((l) => l.startsWith("Watching")));
+			await until("the watcher to start", () => w.errors.some((l) => l.startsWith("Watching")));
 			failing.add(`${OUT}/ask.md`);
 			await v.write(`${OUT}/ask.md`, requestNote({ message_id: "after-failure" }));
-			await until("the failure to be said", () => errors.some((l) => l.startsWith("Routing failed: EMFILE")));
-			expect(errors.find((l) => l.startsWith("Routing failed"))).toMatch(/Trying again in 1 s\.$/);
-			// The disk is fine again: no file event follows, the pause ends and the note is routed.
+			await until("the failure to be said", () => failures().length === 1);
+			expect(failures()[0]).toBe("Routing failed: EMFILE: failed. Trying again in 1 s.");
+			// A change during the pause does not end it.
+			await v.write(`${OUT}/other.md`, requestNote({ message_id: "during-the-pause" }));
+			await new Promise((r) => setTimeout(r, 600));
+			expect(failures()).toHaveLength(1);
+			// Failing again: the lease is released for the next pause (2 s).
+			await until("the second failure", () => failures().length === 2);
+			expect(failures()[1]).toBe("Routing failed: EMFILE: failed. Trying again in 2 s; another router may route the vault meanwhile.");
+			expect(await v.frontmatter("A2A/router.md")).toMatchObject({ released: true });
+			// The disk is fine again: no file event follows, the pause ends and both notes are routed.
 			failing.clear();
-			await until("the note to be delivered", () => v.exists(`${IN}/ask.md`));
+			await until("the notes to be delivered", async () => (await v.exists(`${IN}/ask.md`)) && (await v.exists(`${IN}/other.md`)));
 			expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "after-failure", state: "delivered" });
-			await until("the recovery to be said", () => errors.includes("Routing again."));
+			await until("the recovery to be said", () => w.errors.includes("Routing again."));
+			expect(failures()).toHaveLength(2);
+			expect(await v.frontmatter("A2A/router.md")).not.toMatchObject({ released: true });
 		} finally {
-			stop.abort();
-			expect(await watching).toBe(0);
+			expect(await w.stop()).toBe(0);
 		}
 	});
 });

@@ -19,11 +19,17 @@ afterEach(async () => {
 const OUT = BOX("10-backend-group", "outbox");
 const IN = BOX("20-frontend-group", "inbox");
 
-/** Obsidian's reads of the paths `failing` holds reject as the file system does (`code`), while it holds them. */
-function failReads(booted: Booted, failing: Set<string>, code: string): void {
+/** Obsidian's reads of the paths `failing` holds reject as the file system does (`code`) while it holds them, at most `times` times each. */
+function failReads(booted: Booted, failing: Set<string>, code: string, times = Infinity): { failed: () => number } {
 	const vault = booted.host.app.vault;
 	const read = vault.read.bind(vault);
-	vi.spyOn(vault, "read").mockImplementation((file: TFile) => (failing.has(file.path) ? Promise.reject(Object.assign(new Error(`${code}: failed`), { code })) : read(file)));
+	const failed = new Map<string, number>();
+	vi.spyOn(vault, "read").mockImplementation((file: TFile) => {
+		if (!failing.has(file.path) || (failed.get(file.path) ?? 0) >= times) return read(file);
+		failed.set(file.path, (failed.get(file.path) ?? 0) + 1);
+		return Promise.reject(Object.assign(new Error(`${code}: failed`), { code }));
+	});
+	return { failed: () => [...failed.values()].reduce((a, n) => a + n, 0) };
 }
 
 describe("a note Obsidian cannot read", () => {
@@ -38,9 +44,9 @@ describe("a note Obsidian cannot read", () => {
 		expect(await b.host.exists(`${OUT}/locked.md`)).toBe(true);
 		const said = b.host.notices.filter((n) => n.includes("locked.md"));
 		expect(said).toEqual([`A2A Relay could not route ${OUT}/locked.md: it cannot be read (permission denied, EACCES): it stays in its outbox, and is routed once it can be read`]);
-		// Routed again while it still cannot be read: not said again.
-		await b.plugin.parts.relay.routeNow();
-		expect(b.host.notices.filter((n) => n.includes("locked.md"))).toHaveLength(1);
+		// Routed again while it still cannot be read: not said again (the pass reports no failure).
+		expect((await b.plugin.parts.relay.routeNow()).failures).toEqual([]);
+		expect((await b.plugin.parts.relay.routeNow()).failures).toEqual([]);
 		failing.clear();
 		await b.plugin.parts.relay.routeNow();
 		expect(await b.frontmatter(`${IN}/locked.md`)).toMatchObject({ message_id: "locked-1", state: "delivered" });
@@ -57,23 +63,82 @@ describe("a note Obsidian cannot read", () => {
 		expect(await b.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "new-1", state: "delivered" });
 		expect(b.host.notices).toContain(`A2A Relay: ${archived} cannot be read (input/output error, EIO): the router goes on without what it says, and reads it again when it next looks at it`);
 	});
+
+	it("in an inbox, a delivered request: it stays delivered there (never taken for a note the router did not deliver)", async () => {
+		// A request delivered before Obsidian started, which it cannot read at first.
+		const delivered = `${IN}/ask.md`;
+		const now = Date.now();
+		const fields = { message_id: "held-1", state: "delivered", attempt: 1, route: ["10-backend-group", "20-frontend-group"], timeout_seconds: 3600, delivered_at: new Date(now - 60_000).toISOString(), expires_at: new Date(now + 3_540_000).toISOString() };
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY, [delivered]: requestNote(fields) }, { layoutReady: false });
+		// Busy once: the read when the inboxes are listed fails, the next one would succeed.
+		failReads(b, new Set([delivered]), "EBUSY", 1);
+		await b.host.setLayoutReady();
+		await b.quiet();
+		expect(b.host.notices).toContain(`A2A Relay: ${delivered} cannot be read (busy, EBUSY): the router goes on without what it says, and reads it again when it next looks at it`);
+		expect(await b.frontmatter(delivered)).toMatchObject({ message_id: "held-1", state: "delivered" });
+		await b.plugin.parts.relay.routeNow();
+		expect(await b.frontmatter(delivered)).toMatchObject({ message_id: "held-1", state: "delivered" });
+		expect(b.files("A2A/dead-letter")).toEqual([]);
+		expect(b.files(BOX("10-backend-group", "inbox"))).toEqual([]);
+	});
+
+	it("in an inbox, a request coming due: its step is said once while it cannot be read, and taken once it can", async () => {
+		const delivered = `${IN}/ask.md`;
+		const now = Date.now();
+		const fields = { message_id: "due-1", state: "delivered", attempt: 1, route: ["10-backend-group", "20-frontend-group"], timeout_seconds: 1, delivered_at: new Date(now - 60_000).toISOString(), expires_at: new Date(now + 1500).toISOString() };
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY, [delivered]: requestNote(fields) });
+		const failing = new Set([delivered]);
+		failReads(b, failing, "EACCES");
+		await new Promise((r) => setTimeout(r, 1600));
+		await b.quiet();
+		const relay = b.plugin.parts.relay;
+		const first = await relay.routeNow();
+		const second = await relay.routeNow();
+		const said = b.host.notices.filter((n) => n.includes(delivered));
+		// Once by its step, once by the index (Route now reads every inbox note again), each while it lasts.
+		expect(said.sort()).toEqual([
+			`A2A Relay could not route ${delivered}: permission denied, EACCES: it stays as it is, and is tried again at every pass`,
+			`A2A Relay: ${delivered} cannot be read (permission denied, EACCES): the router goes on without what it says, and reads it again when it next looks at it`,
+		]);
+		expect([...first.failures, ...second.failures]).toEqual([]);
+		failing.clear();
+		await relay.routeNow();
+		expect(await b.frontmatter(delivered)).toMatchObject({ message_id: "due-1", state: "retrying", attempt: 2 });
+	});
 });
 
 describe("routing that failed as a whole", () => {
-	it("is tried again by itself after a pause, and the note is delivered without another vault event", async () => {
+	it("is tried again by itself after a pause, gives the vault up if it fails again, and delivers without another vault event", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
 		const failing = new Set([`${OUT}/ask.md`]);
-		failReads(b, failing, "EMFILE");
+		const reads = failReads(b, failing, "EMFILE");
 		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "retried-1" }));
 		await b.quiet();
 		expect(b.host.notices.some((n) => n.startsWith("A2A Relay could not finish routing: EMFILE"))).toBe(true);
 		expect(await b.host.exists(`${OUT}/ask.md`)).toBe(true);
 		// One timer waits for the retry: no polling meanwhile.
 		expect(b.plugin.parts.relay.armedTimers).toBe(1);
+		expect(await b.frontmatter("A2A/router.md")).toMatchObject({ released: false });
+		// The first pause is 2 s: nothing happens before it ends. The retry fails too: the lease is released.
+		await new Promise((r) => setTimeout(r, 1500));
+		expect(b.host.notices.filter((n) => n.includes("EMFILE"))).toHaveLength(1);
+		const until = async (what: string, ok: () => Promise<boolean>) => {
+			const end = Date.now() + 10_000;
+			while (!(await ok())) {
+				if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+				await new Promise((r) => setTimeout(r, 50));
+			}
+		};
+		await until("the lease to be released", async () => (await b?.frontmatter("A2A/router.md"))?.released === true);
+		// Its own writes of the lease are changes too: they wait for the next retry, and start no pass meanwhile.
+		await new Promise((r) => setTimeout(r, 500));
+		// (Without that, a pass per write: hundreds of reads in these seconds.)
+		expect(reads.failed()).toBeLessThanOrEqual(3);
+		// The next pause is 4 s; the disk is fine again meanwhile.
 		failing.clear();
-		// The first pause is 2 s.
-		await new Promise((r) => setTimeout(r, 2300));
+		await until("the note to be delivered", () => (b as Booted).host.exists(`${IN}/ask.md`));
 		await b.quiet();
 		expect(await b.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "retried-1", state: "delivered" });
+		expect(await b.frontmatter("A2A/router.md")).toMatchObject({ released: false });
 	});
 });
