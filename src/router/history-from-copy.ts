@@ -162,7 +162,11 @@ export class HistoryFromCopy {
 			(e.messageId !== undefined && keys.has(e.messageId)) || (e.traceId !== undefined && keys.has(e.traceId)) || (e.inReplyTo !== undefined && keys.has(e.inReplyTo));
 		let reads = 0;
 		const walkedParts = new Map<string, PartRows>();
-		for (const folder of await this.sync.historyFolders()) {
+		const folders = await this.sync.historyFolders();
+		// The part of a folder that is gone (a month folder someone removed) is dropped at the pass's end.
+		const listed = new Set(folders);
+		for (const folder of copy.parts?.keys() ?? []) if (!listed.has(folder)) walkedParts.set(folder, { rows: [], digest: null });
+		for (const folder of folders) {
 			const location = layout.locate(`${folder}/note.md`);
 			const part = copy.parts?.get(folder);
 			// Most folders did not change. Where the adapter holds its files' facts, a folder's digest is

@@ -176,11 +176,14 @@ export class PartedHistoryCopy implements HistoryCacheStore {
 		try {
 			if (!(await this.files.ready())) return;
 			const written = new Map(this.summary);
+			const dropped: string[] = [];
 			for (const [folder, part] of parts) {
 				if (part.rows.length > 0) written.set(folder, await this.writePart({ folder, ...part }));
-				else written.delete(folder);
+				else if (written.delete(folder)) dropped.push(partFileName(folder));
 			}
 			await this.writeSummary([...written.values()]);
+			// A part the summary no longer names is removed (after the summary: a stop in between leaves a file nobody reads).
+			for (const file of dropped) await this.files.remove(file);
 		} catch (error) {
 			this.reportFailure(error);
 		}

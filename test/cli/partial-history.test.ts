@@ -219,6 +219,26 @@ describe("routing before the whole history is indexed", () => {
 		expect(await oneShot("fourth", { message_id: "new-4", trace_id: "77777777-0000-4000-8000-000000000000" })).toEqual({ outcomes: ["delivered new-4"], history: [] });
 	});
 
+	it("a one-shot pass drops the part of a history folder that is gone, and its file", async () => {
+		const month = `${BOX(B, "archive")}/2026-01`;
+		for (let i = 0; i < 3; i++) await v.write(`${month}/month ${i}.md`, requestNote({ message_id: `month-${i}`, trace_id: `8888888${i}-0000-4000-8000-000000000000`, target_group: B, state: "answered", delivered_at: "2026-01-01T00:00:00Z" }));
+		await send("first", { message_id: "new-1", trace_id: "11111111-0000-4000-8000-000000000000" });
+		await (await start()).pass();
+		const copy = async () => {
+			const [name] = (await fs.readdir(cacheDir)).filter((n) => n.startsWith("history-"));
+			const folder = path.join(cacheDir, name);
+			const summary = await fs.readFile(path.join(folder, "parts.json"), "utf8");
+			return { files: (await fs.readdir(folder)).length, names: summary.includes(`"folder":"${month}"`) };
+		};
+		const before = await copy();
+		expect(before.names).toBe(true);
+		await fs.rm(path.join(v.dir, ...month.split("/")), { recursive: true });
+		await send("second", { message_id: "new-2", trace_id: "22222222-0000-4000-8000-000000000000" });
+		const report = await (await start([], undefined, new NodeVault(v.dir), true)).pass();
+		expect(report.decisions.map((d) => `${d.outcome} ${d.message_id}`)).toEqual(["delivered new-2"]);
+		expect(await copy()).toEqual({ files: before.files - 1, names: false });
+	});
+
 	it("a pass that routes nothing reads of the history what a due request needs before it retries or times it out: one whose answer was taken into the archive is archived, as a cold read does", async () => {
 		await send("ask", { message_id: "q-8", trace_id: "88888888-0000-4000-8000-000000000000" });
 		await (await start()).pass();
