@@ -193,10 +193,9 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 				recovering = true;
 				const pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** failedInARow);
 				failedInARow++;
-				// Failing again, this router gives the vault up meanwhile: another one (another device) may route it.
-				const giveUp = failedInARow >= 2 && router.lease.state().held;
-				if (giveUp) await router.lease.release().catch(() => undefined);
-				session.err(terminalText(`Routing failed: ${error instanceof Error ? error.message : String(error)}. Trying again in ${Math.round(pause / 1000)} s${giveUp ? "; another router may route the vault meanwhile" : ""}.`));
+				// The lease stays this router's meanwhile: one given up for a pause and taken back could be
+				// taken by another device in between, unseen until the sync brings its note.
+				session.err(terminalText(`Routing failed: ${error instanceof Error ? error.message : String(error)}. Trying again in ${Math.round(pause / 1000)} s.`));
 				next = Date.now() + pause;
 			}
 			if (stopping) break;

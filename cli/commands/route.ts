@@ -23,8 +23,7 @@ when it has seen no renewal of that note for the sync margin.
 
 Rejected messages are normal work: the exit code is 0 unless the vault or registry is unusable (2).
 A note that cannot be read stays where it is and is reported once. With --watch, a round that fails
-as a whole (a disk error) is reported and tried again after a pause (1 s, doubling up to 60 s); from
-the second failure in a row the lease is released for the pause, so that another router may route.
+as a whole (a disk error) is reported and tried again after a pause (1 s, doubling up to 60 s).
 --grace    with --watch, seconds a note that does not parse may wait to be completed (default 5)
 --interval with --watch, how often to look for changes the file system did not report, in ms (default 2000)
 --forward-wait  without --watch, seconds to wait for requests forwarded to remote agents (url:

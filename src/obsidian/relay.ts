@@ -161,14 +161,15 @@ export class Relay extends Component {
 	}
 
 	private enqueue(work: () => Promise<void>): Promise<void> {
-		const next = this.chain.then(work).catch(async (error: unknown) => {
+		const next = this.chain.then(work).catch((error: unknown) => {
 			console.error("A2A Relay:", error);
 			this.notifier.notify("failure", `A2A Relay could not finish routing: ${(error as Error).message}`, (n, latest) => `A2A Relay: ${n} routing failures. Latest: ${latest}`);
-			// Tried again as a whole (the registry, every folder, a full pass), after a pause that doubles while it keeps failing.
+			// Routing on its own, it tries again as a whole (the registry, every folder, a full pass) after
+			// a pause that doubles while it keeps failing. The lease stays this device's meanwhile: one
+			// given up for a pause and taken back could be taken by another device in between, unseen.
+			if (!this.started || !this.settings().autoRoute) return;
 			this.retryAt = Date.now() + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
 			this.failedInARow++;
-			// Failing again, this device gives the vault up meanwhile: another router may route it.
-			if (this.failedInARow >= 2 && this.router.lease.state().held) await this.router.lease.release().catch(() => undefined);
 			this.armWakeTimer();
 		});
 		this.chain = next;
@@ -179,10 +180,15 @@ export class Relay extends Component {
 	private async retry(): Promise<void> {
 		const changed = [...this.changedDuringPause];
 		this.changedDuringPause.clear();
-		await this.router.loadRegistry();
-		await this.router.indexSync.ensureLive();
-		await this.router.indexSync.rescan(true);
-		for (const path of changed) await this.router.indexSync.refresh(path);
+		try {
+			await this.router.loadRegistry();
+			await this.router.indexSync.ensureLive();
+			await this.router.indexSync.rescan(true);
+			for (const path of changed) await this.router.indexSync.refresh(path);
+		} catch (error) {
+			for (const path of changed) this.changedDuringPause.add(path);
+			throw error;
+		}
 		await this.runPass(undefined);
 		this.changed();
 	}
@@ -240,12 +246,22 @@ export class Relay extends Component {
 	private async flush(): Promise<void> {
 		const paths = [...this.pending];
 		this.pending.clear();
-		// During the pause after a failure, changes wait for the retry: a pass now would fail again at
-		// once, and the lease it takes and gives up would make more changes (a loop without a pause).
+		// During the pause after a failure, changes wait for the retry, which reads them: a pass now
+		// would most likely fail again at once, and its own writes would start the next (no pause at all).
 		if (this.retryAt !== null) {
 			for (const path of paths) this.changedDuringPause.add(path);
 			return;
 		}
+		try {
+			await this.flushPaths(paths);
+		} catch (error) {
+			// Read by the retry that follows a failure (an in-place change would not show in a listing).
+			for (const path of paths) this.changedDuringPause.add(path);
+			throw error;
+		}
+	}
+
+	private async flushPaths(paths: string[]): Promise<void> {
 		if (this.registryDirty) {
 			this.registryDirty = false;
 			if (await this.router.loadRegistry()) this.reportRegistryErrors();
@@ -273,9 +289,13 @@ export class Relay extends Component {
 	private wake(): void {
 		this.wakeTimer = null;
 		if (!this.started || !this.settings().autoRoute) return;
-		if (this.retryAt !== null && Date.now() >= this.retryAt) {
-			this.retryAt = null;
-			void this.enqueue(() => this.retry());
+		if (this.retryAt !== null) {
+			// Nothing else is done during the pause after a failure: not a timeout, nor the lease's renewal.
+			if (Date.now() < this.retryAt) this.armWakeTimer();
+			else {
+				this.retryAt = null;
+				void this.enqueue(() => this.retry());
+			}
 			return;
 		}
 		void this.enqueue(async () => {
@@ -290,21 +310,27 @@ export class Relay extends Component {
 		this.wakeTimer = null;
 		if (!this.started || !this.settings().autoRoute) return;
 		const now = Date.now();
+		if (this.retryAt !== null) {
+			this.wakeTimer = window.setTimeout(() => this.wake(), Math.max(0, this.retryAt - now));
+			return;
+		}
 		const times = [now + this.router.lease.renewEveryMs];
 		const due = this.router.nextWakeTime();
 		if (due !== null) times.push(due);
 		if (this.waiting.size > 0) times.push(now + Math.max(250, this.router.graceMs / 2));
-		if (this.retryAt !== null) times.push(this.retryAt);
 		const delay = Math.max(0, Math.min(...times) - now);
 		this.wakeTimer = window.setTimeout(() => this.wake(), delay);
 	}
 
 	private async runPass(paths: string[] | undefined, graceMs?: number): Promise<PassReport> {
 		const report = await this.router.pass(paths, { graceMs });
-		// A full pass did what a retry after a failure would do.
+		// A full pass (Route now) did what a retry after a failure would do, but for the changes held meanwhile.
 		if (paths === undefined) {
+			if (this.retryAt !== null) for (const path of this.changedDuringPause) this.pending.add(path);
+			this.changedDuringPause.clear();
 			this.retryAt = null;
 			this.failedInARow = 0;
+			if (this.pending.size > 0) this.schedule();
 		}
 		this.standby = report.busy ? (report.standby ?? "another router routes this vault") : "";
 		if (this.router.lease.lostTo !== null) {

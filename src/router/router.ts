@@ -175,7 +175,9 @@ export class Router implements PassContext {
 	async guarded(path: string, report: PassReport, step: () => Promise<void>): Promise<void> {
 		try {
 			await step();
-			this.stuckFiles.readable(path);
+			// The vault-wide steps (housekeeping, the history copy's refresh) share the root as their path:
+			// one's success says nothing of the file another could not read.
+			if (path !== this.layout.root) this.stuckFiles.readable(path);
 		} catch (error) {
 			const why = oneFileProblem(error);
 			if (why === null) report.failures.push({ path, error: error instanceof Error ? error.message : String(error) });

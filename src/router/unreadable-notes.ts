@@ -24,7 +24,7 @@ export function oneFileProblem(error: unknown): string | null {
 	return typeof code === "string" && code in ONE_FILE ? `${ONE_FILE[code]}, ${code}` : null;
 }
 
-/** How many unreadable notes are remembered (and said) at most: beyond, the oldest may be said again. */
+/** How many things to say are kept at most until taken (the notes themselves are all remembered until read or gone). */
 const REMEMBERED = 1000;
 
 /** What a read found: the file, nothing (gone, or not a file), or a file that cannot be read and why. */
@@ -58,11 +58,9 @@ export class UnreadableNotes<T> {
 
 	problem(path: string, why: string): void {
 		if (this.now.get(path) === why) return;
-		this.now.delete(path);
 		this.now.set(path, why);
 		this.fresh.push(this.say(path, why));
-		// Bounded where nobody takes what is to be said (a server that runs no pass), and where notes went away unread.
-		if (this.now.size > REMEMBERED) this.now.delete(this.now.keys().next().value as string);
+		// Bounded where nobody takes what is to be said (a server that runs no pass).
 		if (this.fresh.length > REMEMBERED) this.fresh.shift();
 	}
 

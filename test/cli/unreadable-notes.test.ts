@@ -206,10 +206,11 @@ describe("a note that cannot be read", () => {
 });
 
 describe("a2a route --watch after a round that failed", () => {
-	it("says so, pauses (no file event ends the pause), gives the vault up if it fails again, and routes again by itself", async () => {
+	it("says so, pauses (no file event ends the pause, nor the lease's renewal), keeps the lease, and routes again by itself", async () => {
 		const failing = new Set<string>();
 		failReads(failing, "EMFILE");
-		const w = watchInProcess("--margin", "5");
+		// A lease renewed every 250 ms: its renewal does not end a pause either.
+		const w = watchInProcess("--margin", "1");
 		const failures = () => w.errors.filter((l) => l.startsWith("Routing failed"));
 		try {
 			await until("the watcher to start", () => w.errors.some((l) => l.startsWith("Watching")));
@@ -221,17 +222,17 @@ describe("a2a route --watch after a round that failed", () => {
 			await v.write(`${OUT}/other.md`, requestNote({ message_id: "during-the-pause" }));
 			await new Promise((r) => setTimeout(r, 600));
 			expect(failures()).toHaveLength(1);
-			// Failing again: the lease is released for the next pause (2 s).
+			// Failing again: the next pause is 2 s, and the lease stays this router's.
 			await until("the second failure", () => failures().length === 2);
-			expect(failures()[1]).toBe("Routing failed: EMFILE: failed. Trying again in 2 s; another router may route the vault meanwhile.");
-			expect(await v.frontmatter("A2A/router.md")).toMatchObject({ released: true });
+			expect(failures()[1]).toBe("Routing failed: EMFILE: failed. Trying again in 2 s.");
+			expect(await v.frontmatter("A2A/router.md")).toMatchObject({ released: false });
 			// The disk is fine again: no file event follows, the pause ends and both notes are routed.
 			failing.clear();
 			await until("the notes to be delivered", async () => (await v.exists(`${IN}/ask.md`)) && (await v.exists(`${IN}/other.md`)));
 			expect(await v.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "after-failure", state: "delivered" });
 			await until("the recovery to be said", () => w.errors.includes("Routing again."));
 			expect(failures()).toHaveLength(2);
-			expect(await v.frontmatter("A2A/router.md")).not.toMatchObject({ released: true });
+			expect(await v.frontmatter("A2A/router.md")).toMatchObject({ released: false });
 		} finally {
 			expect(await w.stop()).toBe(0);
 		}

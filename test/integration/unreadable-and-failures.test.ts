@@ -32,6 +32,22 @@ function failReads(booted: Booted, failing: Set<string>, code: string, times = I
 	return { failed: () => [...failed.values()].reduce((a, n) => a + n, 0) };
 }
 
+/** The router's reads of `path` (through its vault port) fail with `code` while `failing` is true, at most `times` times; counts the router's reads of it. */
+function failRouterReads(booted: Booted, path: string, code: string, times = Infinity): { failing: boolean; reads: number } {
+	const state = { failing: true, reads: 0 };
+	const port = booted.plugin.parts.relay.router.port;
+	const read = port.read.bind(port);
+	let failed = 0;
+	port.read = (p, options) => {
+		if (p !== path) return read(p, options);
+		state.reads++;
+		if (!state.failing || failed >= times) return read(p, options);
+		failed++;
+		return Promise.reject(Object.assign(new Error(`${code}: failed`), { code }));
+	};
+	return state;
+}
+
 describe("a note Obsidian cannot read", () => {
 	it("in an outbox: it stays, one notice says why, the other notes are routed; once it can be read it is routed", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
@@ -108,37 +124,51 @@ describe("a note Obsidian cannot read", () => {
 });
 
 describe("routing that failed as a whole", () => {
-	it("is tried again by itself after a pause, gives the vault up if it fails again, and delivers without another vault event", async () => {
+	it("is tried again by itself after a pause that nothing else ends, keeps the lease, and delivers without another vault event", async () => {
 		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY });
-		const failing = new Set([`${OUT}/ask.md`]);
-		const reads = failReads(b, failing, "EMFILE");
+		// A lease renewed every 250 ms: its renewal does not end a pause either.
+		await b.plugin.parts.settings.update({ syncMarginSeconds: 1 });
+		await b.quiet();
+		const router = failRouterReads(b, `${OUT}/ask.md`, "EMFILE");
 		await b.host.externalWrite(`${OUT}/ask.md`, requestNote({ message_id: "retried-1" }));
 		await b.quiet();
 		expect(b.host.notices.some((n) => n.startsWith("A2A Relay could not finish routing: EMFILE"))).toBe(true);
 		expect(await b.host.exists(`${OUT}/ask.md`)).toBe(true);
 		// One timer waits for the retry: no polling meanwhile.
 		expect(b.plugin.parts.relay.armedTimers).toBe(1);
-		expect(await b.frontmatter("A2A/router.md")).toMatchObject({ released: false });
-		// The first pause is 2 s: nothing happens before it ends. The retry fails too: the lease is released.
+		// The first pause is 2 s: nothing is tried before it ends (a pass would read the note again).
 		await new Promise((r) => setTimeout(r, 1500));
-		expect(b.host.notices.filter((n) => n.includes("EMFILE"))).toHaveLength(1);
-		const until = async (what: string, ok: () => Promise<boolean>) => {
+		expect(router.reads).toBe(1);
+		const until = async (what: string, ok: () => Promise<boolean> | boolean) => {
 			const end = Date.now() + 10_000;
 			while (!(await ok())) {
 				if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 				await new Promise((r) => setTimeout(r, 50));
 			}
 		};
-		await until("the lease to be released", async () => (await b?.frontmatter("A2A/router.md"))?.released === true);
-		// Its own writes of the lease are changes too: they wait for the next retry, and start no pass meanwhile.
-		await new Promise((r) => setTimeout(r, 500));
-		// (Without that, a pass per write: hundreds of reads in these seconds.)
-		expect(reads.failed()).toBeLessThanOrEqual(3);
-		// The next pause is 4 s; the disk is fine again meanwhile.
-		failing.clear();
+		// The retry fails too; the next pause is 4 s, and the lease stays this device's.
+		await until("the retry", () => router.reads === 2);
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(router.reads).toBe(2);
+		expect(await b.frontmatter("A2A/router.md")).toMatchObject({ released: false });
+		router.failing = false;
 		await until("the note to be delivered", () => (b as Booted).host.exists(`${IN}/ask.md`));
 		await b.quiet();
 		expect(await b.frontmatter(`${IN}/ask.md`)).toMatchObject({ message_id: "retried-1", state: "delivered" });
-		expect(await b.frontmatter("A2A/router.md")).toMatchObject({ released: false });
+	});
+
+	it("an inbox note changed in place while its read failed is read by the retry", async () => {
+		const path = `${IN}/ask.md`;
+		const now = Date.now();
+		const fields = { message_id: "moved-1", state: "delivered", attempt: 1, route: ["10-backend-group", "20-frontend-group"], timeout_seconds: 3600, delivered_at: new Date(now - 60_000).toISOString(), expires_at: new Date(now + 3_540_000).toISOString() };
+		b = await bootPlugin({ "A2A/registry.yaml": REGISTRY, [path]: requestNote(fields) });
+		// Its expiry moved to the past by another writer; the read of that change fails once.
+		failRouterReads(b, path, "EMFILE", 1);
+		await b.host.externalWrite(path, requestNote({ ...fields, expires_at: new Date(now - 1000).toISOString() }));
+		await b.quiet();
+		expect(b.host.notices.some((n) => n.startsWith("A2A Relay could not finish routing: EMFILE"))).toBe(true);
+		const end = Date.now() + 10_000;
+		while ((await b.frontmatter(path)).state !== "retrying" && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+		expect(await b.frontmatter(path)).toMatchObject({ message_id: "moved-1", state: "retrying", attempt: 2 });
 	});
 });
