@@ -181,7 +181,8 @@ export async function watchRouting(session: Session, options: WatchOptions): Pro
 			let next: number;
 			try {
 				next = await round();
-				if (failedInARow > 0) session.err("Routing again.");
+				// (A router that found another routing the vault has said so: "Not routing: …".)
+				if (failedInARow > 0 && lastReason === "") session.err("Routing again.");
 				failedInARow = 0;
 				recovering = false;
 			} catch (error) {
