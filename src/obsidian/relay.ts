@@ -326,7 +326,7 @@ export class Relay extends Component {
 		const report = await this.router.pass(paths, { graceMs });
 		// A full pass (Route now) did what a retry after a failure would do, but for the changes held meanwhile.
 		if (paths === undefined) {
-			if (this.retryAt !== null) for (const path of this.changedDuringPause) this.pending.add(path);
+			for (const path of this.changedDuringPause) this.pending.add(path);
 			this.changedDuringPause.clear();
 			this.retryAt = null;
 			this.failedInARow = 0;

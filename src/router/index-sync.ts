@@ -33,7 +33,6 @@ const YIELD_AFTER_MS = 10;
 
 export class IndexSync implements HistoryIndexing {
 	readonly index = new MessageIndex();
-	readonly headBytes = HEAD_BYTES;
 	private liveLoaded = false;
 	private historyLoaded = false;
 	/** Set once the whole history was asked for (ensureHistory): a read of it that failed is tried again by rescan. */
