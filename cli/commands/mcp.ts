@@ -1,6 +1,7 @@
 import { startTelemetry } from "../../node/telemetry/telemetry";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { version } from "../../package.json";
+import { terminalText } from "../../src/core/terminal-text";
 import { checkedAgentName } from "../../src/actions/agent-update";
 import { keepIndexFreshWith } from "../../src/router/index-refresh";
 import { one, required } from "../args";
@@ -34,11 +35,12 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	checkRegistry(session);
 	const { router, vault } = session;
 	knownGroup(router.layout, group, "--group");
+	const log = (line: string) => io.err(terminalText(`a2a mcp (${group}): ${line}`));
 	// A long-lived reader: file events keep the index in step, so a tool call reads only what changed.
-	const watch = new IndexWatch(router, (p) => vault.abs(p));
+	const watch = new IndexWatch(router, (p) => vault.abs(p), undefined, (line) => log(`warning: ${line}`));
 	keepIndexFreshWith(router, () => watch.refresh());
 	const telemetry = await startTelemetry(process.env, io.err);
-	const ctx: McpContext = { vault, router, group, agent, serial: serialQueue(), log: (line) => io.err(`a2a mcp (${group}): ${line}`), created: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined };
+	const ctx: McpContext = { vault, router, group, agent, serial: serialQueue(), log, created: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined };
 	const server = buildMcpServer(ctx, version);
 	const transport = new StdioServerTransport();
 	const closed = new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import { startTelemetry } from "../../node/telemetry/telemetry";
 import { promises as fs } from "node:fs";
 import { gatewayGroup } from "../../src/core/registry";
+import { terminalText } from "../../src/core/terminal-text";
 import { Gateway } from "../../servers/a2a/gateway";
 import { A2aHttpServer } from "../../servers/a2a/http-server";
 import { isLoopback } from "../../servers/a2a/http-io";
@@ -78,6 +79,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		intervalMs,
 		onWritten: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined,
 		onError: (error) => io.err(`a2a serve: ${error instanceof Error ? error.message : String(error)}`),
+		onWarning: (line) => io.err(terminalText(`a2a serve: warning: ${line}`)),
 		onRegistryChange: () => {
 			server?.rebuild();
 			io.err(`Registry changed: serving ${gateway.servedGroups().map((g) => g.id).join(", ") || "no group"}.`);

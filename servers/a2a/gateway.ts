@@ -20,6 +20,8 @@ export interface GatewayOptions {
 	onError: (error: unknown) => void;
 	/** Called after the registry changed (groups may have come or gone). */
 	onRegistryChange?: () => void;
+	/** Told once of each problem the router's index met (a note that cannot be read), while it lasts. */
+	onWarning?: (line: string) => void;
 	/** Told of each request note the gateway writes (telemetry: its creation span). */
 	onWritten?: (fields: Record<string, unknown>, atMs: number) => void;
 }
@@ -46,8 +48,8 @@ export class Gateway {
 		this.watch = new VaultWatch({
 			folders: () => this.watchedFolders(),
 			abs: (folder) => vault.abs(folder),
-			onPaths: (paths) => this.changed(paths),
-			onSlowCheck: (withHistory) => this.slowCheck(withHistory),
+			onPaths: (paths) => this.saying(() => this.changed(paths)),
+			onSlowCheck: (withHistory) => this.saying(() => this.slowCheck(withHistory)),
 			intervalMs: options.intervalMs,
 			onError: options.onError,
 		});
@@ -64,9 +66,18 @@ export class Gateway {
 	}
 
 	async start(): Promise<void> {
-		await this.load();
+		await this.saying(() => this.load());
 		await this.canceller.finishInterrupted();
 		this.watch.start();
+	}
+
+	/** Runs a step that follows the vault, then says what the router's index met meanwhile. */
+	private async saying(step: () => Promise<void>): Promise<void> {
+		try {
+			await step();
+		} finally {
+			for (const line of this.router.takeWarnings()) this.options.onWarning?.(line);
+		}
 	}
 
 	private async load(): Promise<void> {

@@ -159,13 +159,22 @@ export class Router implements PassContext {
 			return report;
 		} finally {
 			await this.finishKept(report);
-			report.warnings.push(...this.log.takeProblems(), ...this.indexSync.takeProblems());
+			report.warnings.push(...this.takeWarnings());
 			await this.port.flush?.();
 			// A history read in part by a pass that stopped early is not kept (its lease lost, nothing
 			// followed the vault for it meanwhile); one a whole one-shot pass read is, for its report.
 			if (!finished) this.indexSync.abandonPartialHistory();
 			await this.indexSync.historyCopySaved();
 		}
+	}
+
+	/**
+	 * What to tell a person that the log and the index found since the last call (a log that cannot
+	 * be appended to, notes that cannot be read), each once while it lasts. A pass reports them; a
+	 * reader that runs no pass (`a2a serve`, `a2a mcp`) says them after it followed the vault.
+	 */
+	takeWarnings(): string[] {
+		return [...this.log.takeProblems(), ...this.indexSync.takeProblems()];
 	}
 
 	/**

@@ -60,7 +60,7 @@ export class UnreadableNotes<T> {
 		if (this.now.get(path) === why) return;
 		this.now.set(path, why);
 		this.fresh.push(this.say(path, why));
-		// Bounded where nobody takes what is to be said (a server that runs no pass).
+		// Bounded, however rarely they are taken.
 		if (this.fresh.length > REMEMBERED) this.fresh.shift();
 	}
 

@@ -1,10 +1,11 @@
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IndexWatch } from "../../servers/mcp/index-watch";
 import { NodeVault } from "../../node/node-vault";
 import { keepIndexFreshWith, refreshIndex } from "../../src/router/index-refresh";
 import { Router } from "../../src/router/router";
-import { BOX, REGISTRY, a2a, makeTempVault } from "../helpers/temp-vault";
+import { failReads } from "../helpers/failing-reads";
+import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
 // How `a2a mcp` keeps its index fresh: after the first full read, a refresh reads only the files
@@ -22,6 +23,7 @@ beforeEach(async () => {
 	expect((await a2a(v.dir, "init")).code).toBe(0);
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	watch?.close();
 	await v.cleanup();
 });
@@ -29,7 +31,7 @@ afterEach(async () => {
 /** Lets the file system's change events reach their watchers. */
 const events = () => new Promise((r) => setTimeout(r, 100));
 
-async function watched(): Promise<{ router: Router; listings: string[]; reads: string[] }> {
+async function watched(fullEveryMs?: number, say?: (line: string) => void): Promise<{ router: Router; listings: string[]; reads: string[] }> {
 	const vault = new NodeVault(v.dir);
 	const listings: string[] = [];
 	const reads: string[] = [];
@@ -39,7 +41,7 @@ async function watched(): Promise<{ router: Router; listings: string[]; reads: s
 	vault.read = (p, options) => (reads.push(p), read(p, options));
 	const router = new Router(vault);
 	await router.loadRegistry();
-	watch = new IndexWatch(router, (p) => path.join(v.dir, ...p.split("/")));
+	watch = new IndexWatch(router, (p) => path.join(v.dir, ...p.split("/")), fullEveryMs, say);
 	const w = watch;
 	keepIndexFreshWith(router, () => w.refresh());
 	return { router, listings, reads };
@@ -74,5 +76,19 @@ describe("the MCP server's index, kept fresh by file events", () => {
 		await events();
 		await refreshIndex(router);
 		expect(listings).toContain("A2A/dead-letter");
+	});
+
+	it("says once that a note cannot be read, though every refresh reads it again", async () => {
+		const archived = `${ARCHIVED(BACKEND)}/old.md`;
+		await v.write(archived, requestNote({ message_id: "old-1" }));
+		const failing = failReads(new Set([archived]), "EIO");
+		const warnings: string[] = [];
+		// Every refresh lists and reads everything again.
+		const { router } = await watched(0, (line) => warnings.push(line));
+		await refreshIndex(router);
+		await refreshIndex(router);
+		await refreshIndex(router);
+		expect(failing.attempts(archived)).toBeGreaterThanOrEqual(3);
+		expect(warnings).toEqual([`${archived} cannot be read (input/output error, EIO): the router goes on without what it says, and reads it again when it next looks at it`]);
 	});
 });

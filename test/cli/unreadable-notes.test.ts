@@ -3,8 +3,8 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseArgs } from "../../cli/args";
 import { runRoute } from "../../cli/commands/route";
-import { NodeVault } from "../../node/node-vault";
 import { useCliBundle } from "../helpers/cli-process";
+import { failReads } from "../helpers/failing-reads";
 import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
 
@@ -29,24 +29,6 @@ afterEach(async () => {
 	vi.unstubAllEnvs();
 	await v.cleanup();
 });
-
-/** An error as Node's file system gives it. */
-function fsError(code: string): NodeJS.ErrnoException {
-	return Object.assign(new Error(`${code}: failed`), { code });
-}
-
-/** Reads of the vault paths `failing` names fail with `code` while it holds them, at most `times` times each (the rest read as usual). */
-function failReads(failing: Set<string>, code: string, times = Infinity): void {
-	const read = NodeVault.prototype.read;
-	const failed = new Map<string, number>();
-	vi.spyOn(NodeVault.prototype, "read").mockImplementation(function (this: NodeVault, vaultPath, options) {
-		if (failing.has(vaultPath) && (failed.get(vaultPath) ?? 0) < times) {
-			failed.set(vaultPath, (failed.get(vaultPath) ?? 0) + 1);
-			return Promise.reject(fsError(code));
-		}
-		return read.call(this, vaultPath, options);
-	});
-}
 
 /** `a2a route --watch` in this process (so that its reads can be made to fail), with what it prints. */
 function watchInProcess(...extra: string[]): { errors: string[]; lines: string[]; stop: () => Promise<number> } {
