@@ -107,19 +107,19 @@ export class CliRunner {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
 	const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
 	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 	return Number(fields[11]) + Number(fields[12]);
 }
 
-function peakRssMb(pid: number): number {
+export function peakRssMb(pid: number): number {
 	const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
 	const kb = /^VmHWM:\s+(\d+) kB/m.exec(status);
 	return kb ? Number(kb[1]) / 1024 : NaN;
 }
 
-function clockTicksPerSecond(): number {
+export function clockTicksPerSecond(): number {
 	const result = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
 	const value = Number(result.stdout?.trim());
 	return Number.isFinite(value) && value > 0 ? value : 100;

@@ -27,7 +27,8 @@ const sdkServerAt = argv.indexOf("--sdk-server");
 const sdkServer = sdkServerAt >= 0 ? argv[sdkServerAt + 1] : undefined;
 // The year part (issue 29) is opt-in: `--only=year`, with `--year-size=N` archived messages (100,000 by
 // default); `--year-plugin-only` leaves out its CLI half, `--year-no-view` its sidebar half, which runs
-// alone as `--only=year-view`.
+// alone as `--only=year-view`. `--only=year-sync` carries that vault through two Syncthing instances
+// (not part of `--only=year`: it takes minutes).
 // `a2a serve` against the SDK's server under 200 clients (issue 29) is opt-in too: `--only=serve200`,
 // `--serve200-messages=N` (2,000 unless told), `--serve200-router` to run `a2a route --watch` beside it,
 // `--serve200-sequential-ids` to send ids alike in their first letters (`bench-<run>-<n>`) instead of UUIDs.
@@ -224,6 +225,19 @@ async function main(): Promise<void> {
 		);
 		row(`7. the same: memory added (max RSS)`, `history ${fmtSpread(c.history.rssMb, " MB")}; empty ${fmtSpread(c.empty.rssMb, " MB")}; ${fmtDelta(c.extraMb, " MB")}`, "< 60 MB", c.extraMb < 60);
 		row(`7. \`a2a route --watch\` idle, ${at} (${c.watch.windowMs / 1000} s after it settled in ${fmt(c.watch.settleMs / 1000, " s")})`, `${fmt(c.watch.percentOfCore)} % of one core (peak RSS ${fmt(c.watch.rssMb, " MB")})`, "< 1 %", c.watch.percentOfCore < 1);
+	}
+
+	// Syncthing carrying a year (issue 29): only when asked by name (`--only=year-sync`), it takes minutes.
+	if (only?.includes("year-sync")) {
+		const { runYearSyncBench } = await import("./year-sync-bench");
+		const at = `${n(yearSize)} archived in month folders`;
+		progress(`a year of history (${at}) through two Syncthing instances: a new device, a new note, a rescan (issue 29)`);
+		const s = await runYearSyncBench({ archived: yearSize, notes: quick ? 4 : 10, rescans: quick ? 1 : 3, idleWindowMs: quick ? 5000 : 10000 });
+		const pair = "two Syncthing 1.19 instances on loopback, file watcher delay 1 s";
+		row(`7. Syncthing: a new device's first sync of the vault, ${n(s.files)} files (${at}), ${pair}: from the start of both to both idle`, `${fmt(s.firstSync.ms / 1000, " s")} (${fmt(s.firstSync.filesPerSecond)} files/s); an empty vault ${fmt(s.emptyFirstSyncMs / 1000, " s")}; peak RSS sender ${fmt(s.firstSync.peakRssMb.sender, " MB")}, receiver ${fmt(s.firstSync.peakRssMb.receiver, " MB")}`);
+		row(`7. Syncthing: a new note written into an outbox on one device until the other has it, ${at} vs an empty vault; ${s.note.count} notes each, in turn`, `history ${fmtSpread(s.note.history, " ms")}; empty ${fmtSpread(s.note.empty, " ms")}; ratio ${fmt(s.note.ratio)}`);
+		row(`7. Syncthing: a full rescan with nothing changed (its hourly safety net), ${at} vs an empty vault`, `history ${fmtSpread(s.rescan.history, " ms")}, CPU ${fmt(s.rescan.cpuMsHistory, " ms")}; empty ${fmtSpread(s.rescan.empty, " ms")}, CPU ${fmt(s.rescan.cpuMsEmpty, " ms")}`);
+		row(`7. Syncthing idle, both instances (${s.idle.windowMs / 1000} s), ${at} vs an empty vault; their memory (peak RSS, the larger of the two)`, `${fmt(s.idle.percentOfCoreHistory)} % vs ${fmt(s.idle.percentOfCoreEmpty)} % of one core; ${fmt(s.peakRssMbAfter.history, " MB")} vs ${fmt(s.peakRssMbAfter.empty, " MB")}`);
 	}
 
 	if (wanted("view")) {

@@ -6,6 +6,7 @@ import A2ARelayPlugin from "../../main";
 import manifest from "../../manifest.json";
 import { TempHost } from "../../test-support/fake-obsidian/node-host";
 import type { TFile, TFolder } from "obsidian";
+import { startSyncPair } from "../helpers/syncthing";
 import { BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 
 // The plugin's start on a vault with history: its copy of the history index (in the plugin's own
@@ -405,4 +406,37 @@ describe("the plugin's copy of the history index", () => {
 		expect(outcomes).toEqual(["delivered"]);
 		expect(plugin.parts.relay.router.index.withId("old-1").map((e) => e.path).filter((p) => p.startsWith(deletedMonth))).toEqual([]);
 	}, 60_000);
+});
+
+describe("the plugin's copy carried to another device by a real sync service", () => {
+	it("Syncthing keeps the names, sizes and mtimes the copy was read with: on the other device only a note edited there is read, and the decisions are a cold full read's", async () => {
+		const { dir, files, answered } = await vaultWithCopy(11, 120);
+		const other = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-synced-"));
+		dirs.push(other);
+		// The other device starts empty; the pair is in step once it has every file, the copy's too.
+		const pair = await startSyncPair({ folderA: dir, folderB: other, startTimeoutMs: 120_000 });
+		await pair.stop();
+		expect(await parts(other)).toEqual(await parts(dir));
+
+		// On the other device, while Obsidian there was closed: an archived request's id changed in
+		// place (same size), then agents send the old id and the new one again.
+		const [id] = [...answered.keys()];
+		const file = (answered.get(id) as [string, string, string])[2];
+		const renamed = `k${id.slice(1)}`;
+		await writeAt(other, file, (files.get(file) as string).replace(`message_id: "${id}"`, `message_id: "${renamed}"`), DAY_AGO + 3_600_000);
+		for (const [n, again] of [id, renamed, [...answered.keys()][1]].entries()) {
+			await writeAt(other, `${BOX(GROUPS[0], "outbox")}/again ${n}.md`, requestNote({ message_id: again, trace_id: traceOf(7000 + n), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
+		}
+		const cold = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-synced-cold-"));
+		dirs.push(cold);
+		await fs.cp(other, cold, { recursive: true, preserveTimestamps: true });
+		await fs.rm(path.join(cold, HISTORY_DIR), { recursive: true });
+		const warm = await session(other);
+		const full = await session(cold);
+		expect(warm.decisions.map((d) => d.split(" ").slice(0, 2).join(" "))).toEqual([`delivered ${id}`, `duplicate ${[...answered.keys()][1]}`, `duplicate ${renamed}`].sort());
+		expect(warm.decisions).toEqual(full.decisions);
+		expect(await where(other)).toEqual(await where(cold));
+		expect(warm.reads.filter((p) => files.has(p))).toEqual([file]);
+		expect(full.reads.filter((p) => files.has(p)).length).toBeGreaterThanOrEqual(files.size - 1);
+	}, 240_000);
 });
