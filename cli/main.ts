@@ -6,12 +6,12 @@ import type { FlagSpec } from "./args";
 import { AGENT_HELP, runAgent } from "./commands/agent";
 import { INBOX_HELP, runInbox } from "./commands/inbox";
 import { INIT_HELP, runInit } from "./commands/init";
-import { MCP_HELP, runMcp } from "./commands/mcp";
+import { MCP_HELP } from "./commands/mcp-help";
 import { READ_HELP, runRead } from "./commands/read";
 import { REPLY_HELP, runReply } from "./commands/reply";
 import { ROUTE_HELP, runRoute } from "./commands/route";
 import { SEND_FLAGS, SEND_HELP, runSend } from "./commands/send";
-import { SERVE_HELP, runServe } from "./commands/serve";
+import { SERVE_HELP } from "./commands/serve-help";
 import { SKILL_HELP, runSkill } from "./commands/skill";
 import { STATUS_HELP, runStatus } from "./commands/status";
 import { TAKE_HELP, runTake } from "./commands/take";
@@ -60,6 +60,9 @@ interface Io {
 	err: (line: string) => void;
 }
 
+// The two servers (their HTTP, MCP and gRPC libraries) are loaded only by the commands that run
+// them: every other command starts without setting them up (one bundle still: esbuild initialises
+// a module imported this way on first use).
 const COMMANDS: Record<string, Command> = {
 	init: { help: INIT_HELP, flags: { values: [], booleans: ["registry-note"] }, run: runInit },
 	route: { help: ROUTE_HELP, flags: { values: ["grace", "interval", "margin", "forward-wait"], booleans: ["watch"] }, run: runRoute },
@@ -82,8 +85,8 @@ const COMMANDS: Record<string, Command> = {
 	trace: { help: TRACE_HELP, flags: { values: [], booleans: [] }, run: runTrace, positionals: true, fields: { trace_id: "ID" } },
 	status: { help: STATUS_HELP, flags: { values: ["agents", "stale-minutes"], repeated: ["agents"], booleans: [] }, run: runStatus },
 	agent: { help: AGENT_HELP, flags: { values: ["action", "context", "data", "decisions", "next"], booleans: [] }, run: runAgent, positionals: true, fields: { agent: "" } },
-	mcp: { help: MCP_HELP, flags: { values: ["group", "agent"], booleans: [] }, run: runMcp, fields: { agent: "--agent" } },
-	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval", "group", "max-waiting", "grpc-port"], booleans: [] }, run: runServe },
+	mcp: { help: MCP_HELP, flags: { values: ["group", "agent"], booleans: [] }, run: async (args, io) => (await import("./commands/mcp")).runMcp(args, io), fields: { agent: "--agent" } },
+	serve: { help: SERVE_HELP, flags: { values: ["host", "port", "token-file", "interval", "group", "max-waiting", "grpc-port"], booleans: [] }, run: async (args, io) => (await import("./commands/serve")).runServe(args, io) },
 	skill: { help: SKILL_HELP, flags: { values: [], booleans: ["force"] }, run: runSkill, positionals: true },
 };
 

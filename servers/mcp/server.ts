@@ -6,18 +6,6 @@ import { registerMessageTools } from "./tools-messages";
 
 // The MCP server of `a2a mcp`: exactly the tools of protocol section 7, for one group.
 
-export const MCP_TOOL_NAMES = [
-	"send_request",
-	"list_inbox",
-	"read_message",
-	"reply",
-	"wait_for_response",
-	"take_response",
-	"get_trace",
-	"set_agent_status",
-	"append_finding",
-	"relay_status",
-] as const;
 
 export function buildMcpServer(ctx: McpContext, version: string): McpServer {
 	const server = new McpServer(
