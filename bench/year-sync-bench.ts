@@ -22,6 +22,7 @@ import { yearHistory } from "./year-vault";
 //   - the memory of each instance (peak RSS).
 
 export interface YearSyncResult {
+	/** The files the new device received in its first sync. */
 	files: number;
 	firstSync: { ms: number; filesPerSecond: number; peakRssMb: { sender: number; receiver: number } };
 	emptyFirstSyncMs: number;
@@ -31,10 +32,11 @@ export interface YearSyncResult {
 	peakRssMbAfter: { history: number; empty: number };
 }
 
-function countFiles(dir: string): number {
+/** Every file below `dir`, in its subfolders too. */
+function filesBelow(dir: string): number {
 	let n = 0;
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-		if (entry.isDirectory()) n += countFiles(path.join(dir, entry.name));
+		if (entry.isDirectory()) n += filesBelow(path.join(dir, entry.name));
 		else n++;
 	}
 	return n;
@@ -73,7 +75,7 @@ export async function runYearSyncBench(options: { archived: number; notes: numbe
 	try {
 		const files = { ...emptyVault(), ...yearHistory(options.archived) };
 		history = await startPair(base, "year", files, 30 * 60_000);
-		const receiverFiles = countFiles(history.pair.b.dir);
+		const receiverFiles = filesBelow(history.pair.b.dir);
 		if (receiverFiles < options.archived) throw new Error(`the new device has ${receiverFiles} files after the first sync, fewer than the ${options.archived} archived`);
 		const firstRss = { sender: peakRssMb(history.pair.a.pid), receiver: peakRssMb(history.pair.b.pid) };
 		empty = await startPair(base, "empty", emptyVault(), 120_000);
@@ -105,7 +107,7 @@ export async function runYearSyncBench(options: { archived: number; notes: numbe
 		const noteHistory = spread(delays.history);
 		const noteEmpty = spread(delays.empty);
 		return {
-			files: countFiles(history.pair.a.dir),
+			files: receiverFiles,
 			firstSync: { ms: history.firstSyncMs, filesPerSecond: receiverFiles / (history.firstSyncMs / 1000), peakRssMb: firstRss },
 			emptyFirstSyncMs: empty.firstSyncMs,
 			note: { history: noteHistory, empty: noteEmpty, ratio: noteHistory.median / noteEmpty.median, count: options.notes },

@@ -14,7 +14,6 @@ import { buildMcpServer } from "../../servers/mcp/server";
 import { checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 
-
 export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">): Promise<number> {
 	const group = required(args, "group", "the group this agent speaks for");
 	const agent = one(args, "agent");

@@ -12,7 +12,6 @@ import type { ParsedArgs } from "../args";
 import { VaultError, checkRegistry, openSession } from "../session";
 import type { Session } from "../session";
 
-
 export const DEFAULT_PORT = 41241;
 
 async function readToken(file: string | undefined): Promise<string | null> {

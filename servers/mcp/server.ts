@@ -6,7 +6,6 @@ import { registerMessageTools } from "./tools-messages";
 
 // The MCP server of `a2a mcp`: exactly the tools of protocol section 7, for one group.
 
-
 export function buildMcpServer(ctx: McpContext, version: string): McpServer {
 	const server = new McpServer(
 		{ name: "a2a-relay", version },

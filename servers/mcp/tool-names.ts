@@ -1,5 +1,5 @@
 // The tools of `a2a mcp`, exactly those of protocol section 7. Kept apart from the server (and its
-// SDK) so that `a2a mcp --help` and the skill's text name them without loading it.
+// SDK) so that `a2a mcp --help` names them without loading it.
 
 export const MCP_TOOL_NAMES = [
 	"send_request",

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import esbuild from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useCliBundle } from "../helpers/cli-process";
 import { BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
@@ -8,8 +9,9 @@ import type { TempVault } from "../helpers/temp-vault";
 // What a command sets up before it does its work: only `a2a serve` and `a2a mcp` load the servers'
 // libraries (express, the A2A and MCP SDKs' servers, gRPC), which took a third of every other
 // command's start (measured on 2026-12-06: `a2a status` on an empty vault 0.44 s with them, 0.30 s
-// without). Counted, not timed: the Node built-in modules the process loads, through a preloaded
-// hook; the servers' libraries load Node's network modules as they are set up.
+// without). Counted, not timed: the CLI's import graph as esbuild bundles it (what the entry imports
+// without `import()` is set up at every start), and the Node built-in modules a running command
+// loads, through a preloaded hook (the A2A server's libraries load Node's network modules).
 
 const NETWORK = ["http", "https", "http2", "net", "tls", "dns"];
 
@@ -50,7 +52,33 @@ async function loaded(args: string[], until?: (stdout: string) => boolean): Prom
 	return { modules, code, stdout };
 }
 
+/** The bundle's inputs reached from cli/bin.ts, through static imports only or through every import. */
+async function reached(): Promise<{ atStart: Set<string>; all: Set<string> }> {
+	const built = await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", write: false, metafile: true, outfile: "a2a.cjs", logLevel: "silent" });
+	const walk = (follow: (kind: string) => boolean) => {
+		const seen = new Set<string>();
+		const todo = ["cli/bin.ts"];
+		for (let input = todo.pop(); input !== undefined; input = todo.pop()) {
+			if (seen.has(input)) continue;
+			seen.add(input);
+			for (const edge of built.metafile.inputs[input]?.imports ?? []) if (!edge.external && follow(edge.kind)) todo.push(edge.path);
+		}
+		return seen;
+	};
+	return { atStart: walk((kind) => kind !== "dynamic-import"), all: walk(() => true) };
+}
+
+const SERVER_PARTS = ["servers/a2a/http-server.ts", "servers/a2a/gateway.ts", "servers/a2a/grpc-server.ts", "servers/mcp/server.ts", "node_modules/express/", "node_modules/@modelcontextprotocol/server/", "node_modules/@grpc/grpc-js/"];
+
 describe("a command's start", () => {
+	it("the entry reaches no server library but through the import() of serve and mcp", async () => {
+		const { atStart, all } = await reached();
+		const parts = (inputs: Set<string>) => SERVER_PARTS.filter((part) => [...inputs].some((input) => input.startsWith(part)));
+		expect(parts(atStart)).toEqual([]);
+		// The walk sees them where they are: behind the two commands' import().
+		expect(parts(all)).toEqual(SERVER_PARTS);
+	});
+
 	it("every command but serve and mcp loads no network module; serve does", async () => {
 		await v.write(`${BOX("10-backend-group", "outbox")}/ask.md`, requestNote({ message_id: "start-1" }));
 		const commands = [
