@@ -198,6 +198,8 @@ export async function openSession(
 	const said = process.env.A2A_CACHE_DIR ? (message: string) => io.err(`warning: ${message}`) : undefined;
 	const historyCache = cache === null ? undefined : new HistoryCacheFolder(cache, realpathSync(vaultDir), root, said);
 	const router = new Router(vault, { historyCache, ...options, root });
+	// What the index and the log meet outside a routing pass (a note that cannot be read) is said at once.
+	router.sayWarningsAsTheyCome((line) => io.err(terminalText(`warning: ${line}`)));
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }

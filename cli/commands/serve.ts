@@ -54,12 +54,12 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		if (why !== null) throw new UsageError(`--group ${only} cannot be served: ${why}`);
 	}
 	let server: A2aHttpServer | null = null;
+	router.sayWarningsAsTheyCome((line) => io.err(terminalText(`a2a serve: warning: ${line}`)));
 	const telemetry = await startTelemetry(process.env, io.err);
 	const gateway = new Gateway(router, vault, {
 		intervalMs,
 		onWritten: telemetry ? (fields, at) => telemetry.created(fields, at) : undefined,
-		onError: (error) => io.err(`a2a serve: ${error instanceof Error ? error.message : String(error)}`),
-		onWarning: (line) => io.err(terminalText(`a2a serve: warning: ${line}`)),
+		onError: (error) => io.err(terminalText(`a2a serve: ${error instanceof Error ? error.message : String(error)}`)),
 		onRegistryChange: () => {
 			server?.rebuild();
 			io.err(`Registry changed: serving ${gateway.servedGroups().map((g) => g.id).join(", ") || "no group"}.`);
@@ -81,7 +81,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 			grpc = new A2aGrpcServer({ handler: () => server?.handlerFor(only), token, waiting });
 			grpcUrl = `${host.includes(":") ? `[${host}]` : host}:${await grpc.listen(host, grpcPort)}`;
 		}
-		server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(line), group: only, waiting, grpcUrl });
+		server = new A2aHttpServer(gateway, { host, port, token, log: (line) => io.err(terminalText(line)), group: only, waiting, grpcUrl });
 		base = await server.listen();
 	} catch (error) {
 		grpc?.close();

@@ -5,7 +5,7 @@ import type { IndexEntry } from "../../src/core/message-index";
 import { isMessagePath, readRawMessage } from "../../src/core/message-parse";
 import type { RawMessage, ReadResult } from "../../src/core/message-parse";
 import { ignoreReason } from "../../src/core/ignore";
-import type { FileInfo, VaultPort } from "../../src/router/vault-port";
+import type { FileInfo, ReadFile, VaultPort } from "../../src/router/vault-port";
 
 // The gateway group's outbox, read: the requests `a2a serve` wrote that the router has not taken
 // yet. The router's index only counts outbox notes (it reads them when it routes them), so the
@@ -32,6 +32,8 @@ export class GatewayOutbox {
 		private readonly port: VaultPort,
 		private readonly layout: () => VaultLayout,
 		private readonly gateway: () => string,
+		/** Reads a note whole; null when it is gone or cannot be read (said once: IndexSync.readWhole). */
+		private readonly readWhole: (path: string) => Promise<ReadFile | null>,
 	) {}
 
 	folder(): string | null {
@@ -62,7 +64,7 @@ export class GatewayOutbox {
 		}
 		const touched = this.forget(path);
 		if (ignoreReason(path) || !isMessagePath(path)) return touched;
-		const read = await this.port.read(path);
+		const read = await this.readWhole(path);
 		if (!read) return touched;
 		this.add(path, read.text, identity(read.info));
 		const id = this.idByPath.get(path);

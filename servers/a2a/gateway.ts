@@ -20,8 +20,6 @@ export interface GatewayOptions {
 	onError: (error: unknown) => void;
 	/** Called after the registry changed (groups may have come or gone). */
 	onRegistryChange?: () => void;
-	/** Told once of each problem the router's index met (a note that cannot be read), while it lasts. */
-	onWarning?: (line: string) => void;
 	/** Told of each request note the gateway writes (telemetry: its creation span). */
 	onWritten?: (fields: Record<string, unknown>, atMs: number) => void;
 }
@@ -41,15 +39,15 @@ export class Gateway {
 		private readonly options: GatewayOptions,
 	) {
 		const gateway = () => this.gatewayId();
-		this.outbox = new GatewayOutbox(router.port, () => router.layout, gateway);
+		this.outbox = new GatewayOutbox(router.port, () => router.layout, gateway, (path) => router.indexSync.readWhole(path));
 		this.tasks = new VaultTasks(router, this.outbox, gateway);
 		this.writer = new GatewayWriter(router, this.tasks, this.lock, Date.now, options.onWritten);
 		this.canceller = new Canceller(router, this.tasks, this.lock, (ids) => this.events.notify(ids));
 		this.watch = new VaultWatch({
 			folders: () => this.watchedFolders(),
 			abs: (folder) => vault.abs(folder),
-			onPaths: (paths) => this.saying(() => this.changed(paths)),
-			onSlowCheck: (withHistory) => this.saying(() => this.slowCheck(withHistory)),
+			onPaths: (paths) => this.changed(paths),
+			onSlowCheck: (withHistory) => this.slowCheck(withHistory),
 			intervalMs: options.intervalMs,
 			onError: options.onError,
 		});
@@ -66,18 +64,9 @@ export class Gateway {
 	}
 
 	async start(): Promise<void> {
-		await this.saying(() => this.load());
+		await this.load();
 		await this.canceller.finishInterrupted();
 		this.watch.start();
-	}
-
-	/** Runs a step that follows the vault, then says what the router's index met meanwhile. */
-	private async saying(step: () => Promise<void>): Promise<void> {
-		try {
-			await step();
-		} finally {
-			for (const line of this.router.takeWarnings()) this.options.onWarning?.(line);
-		}
 	}
 
 	private async load(): Promise<void> {

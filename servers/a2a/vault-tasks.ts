@@ -99,7 +99,7 @@ export class VaultTasks {
 	private async readNote(path: string): Promise<{ payload: Payload; fields: Record<string, unknown> } | null> {
 		const pending = this.outbox.byPath(path);
 		if (pending) return pending;
-		const read = await this.router.port.read(path);
+		const read = await this.router.indexSync.readWhole(path);
 		if (!read) return null;
 		const parsed = readRawMessage(read.text, path);
 		return parsed.ok ? { payload: parsed.raw.payload, fields: parsed.raw.fields } : null;

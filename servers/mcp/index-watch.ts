@@ -19,8 +19,6 @@ export class IndexWatch {
 		private readonly router: Router,
 		private readonly abs: (vaultPath: string) => string,
 		private readonly fullEveryMs = 10_000,
-		/** Told once of each problem the index met (a note that cannot be read), while it lasts. */
-		private readonly say: (line: string) => void = () => undefined,
 	) {}
 
 	private folders(): string[] {
@@ -60,16 +58,8 @@ export class IndexWatch {
 		return this.changed.has(layout.registryPath) || this.changed.has(layout.registryNotePath);
 	}
 
-	/** Brings the index up to date (the files that changed, or everything when that is due), then says what it met. */
+	/** Brings the index up to date: the files that changed, or everything when that is due. */
 	async refresh(): Promise<void> {
-		try {
-			await this.follow();
-		} finally {
-			for (const line of this.router.takeWarnings()) this.say(line);
-		}
-	}
-
-	private async follow(): Promise<void> {
 		const started = this.watchNew();
 		if (this.everything || this.registryChanged() || Date.now() - this.lastFull >= this.fullEveryMs) {
 			this.everything = false;

@@ -41,7 +41,8 @@ export async function listInbox(router: Router, group: string, kind: InboxKind =
 	const responses: { entry: IndexEntry; summary: MessageSummary }[] = [];
 	for (const path of await router.port.list(folder)) {
 		if (ignoreReason(path) || !isMessagePath(path)) continue;
-		const read = await router.port.read(path, { maxBytes: MAX_NOTE_BYTES });
+		// One that cannot be read is left out, and said once (the router's warning).
+		const read = await router.indexSync.readWhole(path, { maxBytes: MAX_NOTE_BYTES });
 		if (!read) continue;
 		const parsed = readRawMessage(read.text, path);
 		// A note that does not parse was not delivered by the router: it is on its way to the dead-letter folder.

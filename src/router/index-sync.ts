@@ -39,7 +39,12 @@ export class IndexSync implements HistoryIndexing {
 	private historyWanted = false;
 	private lastYield = 0;
 	/** Notes that are there but cannot be read: passed over, said once (takeProblems). */
-	private readonly unreadable = new UnreadableNotes((path, why) => `${path} cannot be read (${why}): the router goes on without what it says, and reads it again when it next looks at it`);
+	private readonly unreadable = new UnreadableNotes(
+		(path, why) => `${path} cannot be read (${why}): the router goes on without what it says, and reads it again when it next looks at it`,
+		() => this.onProblem(),
+	);
+	/** Called after each problem met (see Router.sayWarningsAsTheyCome). */
+	onProblem: () => void = () => undefined;
 	/** The history read from the device-local copy, when there is one. */
 	private readonly fromCopy: HistoryFromCopy | null;
 
@@ -292,6 +297,20 @@ export class IndexSync implements HistoryIndexing {
 			return null;
 		}
 		if (isUnreadable(read)) {
+			this.unreadable.problem(path, read.unreadable);
+			return null;
+		}
+		this.unreadable.readable(path);
+		return read;
+	}
+
+	/**
+	 * A note read whole beside the index (a listing, a task's text): null when it is gone, or when it
+	 * cannot be read, which is said once as the index says it (the note concerns that one file).
+	 */
+	async readWhole(path: string, options: { maxBytes?: number } = {}): Promise<ReadFile | null> {
+		const read = await readNote(this.port, path, options);
+		if (read !== null && isUnreadable(read)) {
 			this.unreadable.problem(path, read.unreadable);
 			return null;
 		}

@@ -135,7 +135,7 @@ export class LogWriter {
 	}
 
 	private report(row: LogRowToWrite, error: unknown): void {
-		this.problems.push(`the log ${row.path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${row.line.trim()}`);
+		this.problem(`the log ${row.path} could not be written (${error instanceof Error ? error.message : String(error)}); its row: ${row.line.trim()}`);
 	}
 
 	private day: { layout: VaultLayout; number: number; path: string } | null = null;
@@ -145,6 +145,14 @@ export class LogWriter {
 		const number = Math.floor(time / 86_400_000);
 		if (this.day?.layout !== layout || this.day.number !== number) this.day = { layout, number, path: layout.logPath(new Date(time)) };
 		return this.day.path;
+	}
+
+	/** Called after each problem met (see Router.sayWarningsAsTheyCome). */
+	onProblem: () => void = () => undefined;
+
+	private problem(text: string): void {
+		this.problems.push(text);
+		this.onProblem();
 	}
 
 	/** The problems met since the last call, once each. */
@@ -195,7 +203,7 @@ export class LogWriter {
 			try {
 				if (await this.mergeCopy(path, layout.logPath(new Date(`${day}T00:00:00Z`)), day)) merged.push(path);
 			} catch (error) {
-				this.problems.push(`the log's conflict copy ${path} could not be merged (${error instanceof Error ? error.message : String(error)})`);
+				this.problem(`the log's conflict copy ${path} could not be merged (${error instanceof Error ? error.message : String(error)})`);
 			}
 		}
 		return merged;
@@ -222,7 +230,7 @@ export class LogWriter {
 		}
 		// A note named like a conflict copy that holds more than log lines (prose) is kept, and said once.
 		if (!onlyLogLines(copy.text)) {
-			if (!this.keptCopies.has(path)) this.problems.push(`${path} is named like a conflict copy of the log but holds more than log rows: its rows are in the log, the note is kept`);
+			if (!this.keptCopies.has(path)) this.problem(`${path} is named like a conflict copy of the log but holds more than log rows: its rows are in the log, the note is kept`);
 			this.keptCopies.add(path);
 			return false;
 		}

@@ -126,6 +126,16 @@ export class Router implements PassContext {
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
 	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
+		this.passes++;
+		try {
+			return await this.passOnce(paths, options);
+		} finally {
+			this.passes--;
+			this.sayWarnings();
+		}
+	}
+
+	private async passOnce(paths: string[] | undefined, options: { graceMs?: number }): Promise<PassReport> {
 		const report: PassReport = { decisions: [], waiting: [], busy: false, failures: [], warnings: [] };
 		if (!this.registry.usable) return report;
 		if (!(await this.lease.ensure())) {
@@ -170,11 +180,31 @@ export class Router implements PassContext {
 
 	/**
 	 * What to tell a person that the log and the index found since the last call (a log that cannot
-	 * be appended to, notes that cannot be read), each once while it lasts. A pass reports them; a
-	 * reader that runs no pass (`a2a serve`, `a2a mcp`) says them after it followed the vault.
+	 * be appended to, notes that cannot be read), each once while it lasts. A pass reports those it
+	 * met in its report.
 	 */
 	takeWarnings(): string[] {
 		return [...this.log.takeProblems(), ...this.indexSync.takeProblems()];
+	}
+
+	private passes = 0;
+	private warningsTo: ((line: string) => void) | null = null;
+
+	/**
+	 * Says each warning met outside a pass at once, through `say` (a pass reports those it met): for
+	 * the commands and servers that read the vault without routing (`a2a inbox`, `a2a serve`, `a2a mcp`).
+	 */
+	sayWarningsAsTheyCome(say: (line: string) => void): void {
+		this.warningsTo = say;
+		this.indexSync.onProblem = () => this.sayWarnings();
+		this.log.onProblem = () => this.sayWarnings();
+		this.sayWarnings();
+	}
+
+	private sayWarnings(): void {
+		const say = this.warningsTo;
+		if (say === null || this.passes > 0) return;
+		for (const line of this.takeWarnings()) say(line);
 	}
 
 	/**

@@ -54,7 +54,11 @@ export class UnreadableNotes<T> {
 	private readonly now = new Map<string, string>();
 	private fresh: T[] = [];
 
-	constructor(private readonly say: (path: string, why: string) => T) {}
+	/** `told` is called after each new thing to say (a reader that says them at once takes them then). */
+	constructor(
+		private readonly say: (path: string, why: string) => T,
+		private readonly told: () => void = () => undefined,
+	) {}
 
 	problem(path: string, why: string): void {
 		if (this.now.get(path) === why) return;
@@ -62,6 +66,7 @@ export class UnreadableNotes<T> {
 		this.fresh.push(this.say(path, why));
 		// Bounded, however rarely they are taken.
 		if (this.fresh.length > REMEMBERED) this.fresh.shift();
+		this.told();
 	}
 
 	readable(path: string): void {

@@ -176,6 +176,21 @@ describe("a note that cannot be read", () => {
 		expect(await v.files(BOX(BACKEND, "inbox"))).toEqual([]);
 	});
 
+	it("in an inbox, for a2a inbox and a2a read: the other messages are listed and it is said once", async () => {
+		await v.write(`${OUT}/a.md`, requestNote({ message_id: "list-1" }));
+		await v.write(`${OUT}/b.md`, requestNote({ message_id: "list-2" }));
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		failReads(new Set([`${IN}/b.md`]), "EACCES");
+		const run = await a2a(v.dir, "inbox", "--group", FRONTEND, "--json");
+		expect(run.code).toBe(0);
+		expect(JSON.stringify(run.json)).toContain("list-1");
+		expect(JSON.stringify(run.json)).not.toContain("list-2");
+		expect(run.stderr.filter((l) => l.includes("cannot be read"))).toEqual([`warning: ${IN}/b.md cannot be read (permission denied, EACCES): the router goes on without what it says, and reads it again when it next looks at it`]);
+		// a2a read finds no such message in what it can read, and says why.
+		const read = await a2a(v.dir, "read", "list-2");
+		expect(read.stderr.filter((l) => l.includes("cannot be read"))).toEqual([`warning: ${IN}/b.md cannot be read (permission denied, EACCES): the router goes on without what it says, and reads it again when it next looks at it`]);
+	});
+
 	it("a failure that is not one file's (too many open files) still stops the pass, with nothing moved", async () => {
 		await v.write(`${OUT}/ask.md`, requestNote({ message_id: "emfile-1" }));
 		failReads(new Set([`${OUT}/ask.md`]), "EMFILE");
