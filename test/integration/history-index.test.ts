@@ -131,6 +131,15 @@ async function session(dir: string): Promise<{ decisions: string[]; reads: strin
 	return { decisions, reads, events };
 }
 
+/** The same state twice: a session on `dir` with the plugin's copy, and one on a copy of it without (a cold full read). */
+async function warmAndCold(dir: string): Promise<{ warm: Awaited<ReturnType<typeof session>>; full: Awaited<ReturnType<typeof session>>; cold: string }> {
+	const cold = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-cold-"));
+	dirs.push(cold);
+	await fs.cp(dir, cold, { recursive: true, preserveTimestamps: true });
+	await fs.rm(path.join(cold, HISTORY_DIR), { recursive: true });
+	return { warm: await session(dir), full: await session(cold), cold };
+}
+
 /** Every file of the vault but the log, the lease and the plugin's folder, as `path: message_id state`. */
 async function where(dir: string): Promise<string[]> {
 	const out: string[] = [];
@@ -202,13 +211,7 @@ describe("the plugin's copy of the history index", () => {
 				await writeAt(dir, `${BOX(answerer, "outbox")}/late answer to ${id}.md`, `---\nmessage_id: late-${id}\ntrace_id: ${traceOf(Number(id.slice(2)))}\nin_reply_to: ${id}\nsource_group: ${answerer}\ntarget_group: ${asker}\nstatus: success\n---\n\n## Answer\n\nAgain\n`, Date.now() - 5000);
 			}
 
-			// The same state twice: with the copy, and without it (a cold full read).
-			const cold = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-cold-"));
-			dirs.push(cold);
-			await fs.cp(dir, cold, { recursive: true, preserveTimestamps: true });
-			await fs.rm(path.join(cold, HISTORY_DIR), { recursive: true });
-			const warm = await session(dir);
-			const full = await session(cold);
+			const { warm, full, cold } = await warmAndCold(dir);
 
 			expect(warm.decisions.length).toBe(resend.length + 3);
 			expect(warm.decisions).toEqual(full.decisions);
@@ -427,12 +430,7 @@ describe("the plugin's copy carried to another device by a real sync service", (
 		for (const [n, again] of [id, renamed, [...answered.keys()][1]].entries()) {
 			await writeAt(other, `${BOX(GROUPS[0], "outbox")}/again ${n}.md`, requestNote({ message_id: again, trace_id: traceOf(7000 + n), source_group: GROUPS[0], target_group: GROUPS[2] }), Date.now() - 5000);
 		}
-		const cold = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-history-synced-cold-"));
-		dirs.push(cold);
-		await fs.cp(other, cold, { recursive: true, preserveTimestamps: true });
-		await fs.rm(path.join(cold, HISTORY_DIR), { recursive: true });
-		const warm = await session(other);
-		const full = await session(cold);
+		const { warm, full, cold } = await warmAndCold(other);
 		expect(warm.decisions.map((d) => d.split(" ").slice(0, 2).join(" "))).toEqual([`delivered ${id}`, `duplicate ${[...answered.keys()][1]}`, `duplicate ${renamed}`].sort());
 		expect(warm.decisions).toEqual(full.decisions);
 		expect(await where(other)).toEqual(await where(cold));
