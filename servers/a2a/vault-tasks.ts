@@ -99,7 +99,9 @@ export class VaultTasks {
 	private async readNote(path: string): Promise<{ payload: Payload; fields: Record<string, unknown> } | null> {
 		const pending = this.outbox.byPath(path);
 		if (pending) return pending;
-		const read = await this.router.indexSync.readWhole(path);
+		// A note that cannot be read fails the call (the client may ask again): a task built without its
+		// answer would look finished with nothing in it.
+		const read = await this.router.port.read(path);
 		if (!read) return null;
 		const parsed = readRawMessage(read.text, path);
 		return parsed.ok ? { payload: parsed.raw.payload, fields: parsed.raw.fields } : null;

@@ -292,6 +292,7 @@ export class IndexSync implements HistoryIndexing {
 	async readHead(path: string): Promise<ReadFile | null> {
 		const read = await readNote(this.port, path, { maxBytes: HEAD_BYTES });
 		if (read === null) {
+			this.wholeFailed.delete(path);
 			this.unreadable.readable(path);
 			this.index.remove(path);
 			return null;
@@ -300,9 +301,13 @@ export class IndexSync implements HistoryIndexing {
 			this.unreadable.problem(path, read.unreadable);
 			return null;
 		}
-		this.unreadable.readable(path);
+		// A head that reads does not make the whole note readable (a disk error past its first bytes).
+		if (!this.wholeFailed.has(path)) this.unreadable.readable(path);
 		return read;
 	}
+
+	/** Notes whose whole read failed last (readWhole): said once, until a whole read succeeds. */
+	private readonly wholeFailed = new Set<string>();
 
 	/**
 	 * A note read whole beside the index (a listing, a task's text): null when it is gone, or when it
@@ -311,9 +316,11 @@ export class IndexSync implements HistoryIndexing {
 	async readWhole(path: string, options: { maxBytes?: number } = {}): Promise<ReadFile | null> {
 		const read = await readNote(this.port, path, options);
 		if (read !== null && isUnreadable(read)) {
+			this.wholeFailed.add(path);
 			this.unreadable.problem(path, read.unreadable);
 			return null;
 		}
+		this.wholeFailed.delete(path);
 		this.unreadable.readable(path);
 		return read;
 	}
@@ -339,6 +346,7 @@ export class IndexSync implements HistoryIndexing {
 	}
 
 	remove(path: string): void {
+		this.wholeFailed.delete(path);
 		this.unreadable.readable(path);
 		this.index.remove(path);
 	}

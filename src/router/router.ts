@@ -204,7 +204,13 @@ export class Router implements PassContext {
 	private sayWarnings(): void {
 		const say = this.warningsTo;
 		if (say === null || this.passes > 0) return;
-		for (const line of this.takeWarnings()) say(line);
+		for (const line of this.takeWarnings()) {
+			try {
+				say(line);
+			} catch {
+				// A sink that fails (a closed stderr) never fails the read that met the problem.
+			}
+		}
 	}
 
 	/**

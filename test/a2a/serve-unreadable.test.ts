@@ -3,12 +3,13 @@ import type { ChildProcess } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Gateway } from "../../servers/a2a/gateway";
 import { NodeVault } from "../../node/node-vault";
 import { Router } from "../../src/router/router";
 import { failReads } from "../helpers/failing-reads";
-import { ARCHIVED, BOX, requestNote } from "../helpers/temp-vault";
+import { ARCHIVED, BOX, a2a, requestNote } from "../helpers/temp-vault";
 import { collectLines } from "../helpers/cli-process";
 import { A_GROUP, GATEWAY, exited, until, useHarness } from "./harness";
 
@@ -46,6 +47,28 @@ describe("a2a serve and a note that cannot be read", () => {
 			await until("the outbox note read again", async () => failing.attempts(outbox) >= 3);
 			expect(warnings).toEqual([said(archived), said(inbox), said(outbox)]);
 			expect(gateway.servedGroups().map((g) => g.id)).toContain(A_GROUP);
+		} finally {
+			await gateway.stop();
+		}
+	});
+
+	it("a task whose answer cannot be read fails the call (the client may ask again), never a finished task without its answer", async () => {
+		const v = await h.vault();
+		await v.write(`${BOX(GATEWAY, "outbox")}/sent.md`, requestNote({ message_id: "sent-1", source_group: GATEWAY, target_group: A_GROUP }));
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		expect((await a2a(v.dir, "reply", "--message", "sent-1", "--status", "success", "--answer", "Done")).code).toBe(0);
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		const [answer] = (await v.files(BOX(GATEWAY, "inbox"))).filter((p) => p.endsWith(".md"));
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		const gateway = new Gateway(router, new NodeVault(v.dir), { intervalMs: 60_000, onError: () => undefined });
+		try {
+			await gateway.start();
+			const done = await gateway.tasks.load("sent-1");
+			expect([done?.status?.state, done?.artifacts.length]).toEqual([TaskState.TASK_STATE_COMPLETED, 1]);
+			// The answer's head is in the index; its whole text cannot be read now.
+			failReads(new Set([answer]), "EIO", Infinity, (options) => options?.maxBytes === undefined);
+			await expect(gateway.tasks.load("sent-1")).rejects.toThrow(/EIO/);
 		} finally {
 			await gateway.stop();
 		}

@@ -1,9 +1,14 @@
 import { execFileSync } from "node:child_process";
+import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseArgs } from "../../cli/args";
 import { runRoute } from "../../cli/commands/route";
 import { useCliBundle } from "../helpers/cli-process";
+import { NodeVault } from "../../node/node-vault";
+import { MAX_NOTE_BYTES } from "../../src/core/protocol";
+import { listInbox } from "../../src/router/inbox-listing";
+import { Router } from "../../src/router/router";
 import { failReads } from "../helpers/failing-reads";
 import { ARCHIVED, BOX, REGISTRY, a2a, makeTempVault, requestNote } from "../helpers/temp-vault";
 import type { TempVault } from "../helpers/temp-vault";
@@ -189,6 +194,42 @@ describe("a note that cannot be read", () => {
 		// a2a read finds no such message in what it can read, and says why.
 		const read = await a2a(v.dir, "read", "list-2");
 		expect(read.stderr.filter((l) => l.includes("cannot be read"))).toEqual([`warning: ${IN}/b.md cannot be read (permission denied, EACCES): the router goes on without what it says, and reads it again when it next looks at it`]);
+	});
+
+	it("a note whose head reads but whose whole text does not (a listing reads it whole, the index its head): said once, however often both look", async () => {
+		await v.write(`${OUT}/a.md`, requestNote({ message_id: "half-1" }));
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		failReads(new Set([`${IN}/a.md`]), "EIO", Infinity, (options) => (options?.maxBytes ?? Infinity) >= MAX_NOTE_BYTES);
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		const said: string[] = [];
+		router.sayWarningsAsTheyCome((line) => said.push(line));
+		await router.indexSync.ensureLive();
+		for (let round = 0; round < 3; round++) {
+			expect((await listInbox(router, FRONTEND)).requests).toEqual([]);
+			// The note changes (a sync engine touched it): the index reads its head again.
+			const at = new Date(Date.now() - 60_000 * (round + 1));
+			await fs.utimes(path.join(v.dir, IN, "a.md"), at, at);
+			await router.indexSync.refresh(`${IN}/a.md`);
+			expect(router.index.withId("half-1").length).toBe(1);
+		}
+		expect(said).toEqual([`${IN}/a.md cannot be read (input/output error, EIO): the router goes on without what it says, and reads it again when it next looks at it`]);
+	});
+
+	it("a sink that fails does not fail the read that met the problem", async () => {
+		await v.write(`${OUT}/a.md`, requestNote({ message_id: "sink-1" }));
+		await v.write(`${OUT}/b.md`, requestNote({ message_id: "sink-2" }));
+		expect((await a2a(v.dir, "route")).code).toBe(0);
+		failReads(new Set([`${IN}/a.md`]), "EACCES");
+		const router = new Router(new NodeVault(v.dir));
+		await router.loadRegistry();
+		let calls = 0;
+		router.sayWarningsAsTheyCome(() => {
+			calls++;
+			throw new Error("EPIPE from the sink");
+		});
+		expect((await listInbox(router, FRONTEND)).requests.map((r) => r.message_id)).toEqual(["sink-2"]);
+		expect(calls).toBe(1);
 	});
 
 	it("a failure that is not one file's (too many open files) still stops the pass, with nothing moved", async () => {

@@ -12,13 +12,14 @@ export function fsError(code: string): NodeJS.ErrnoException {
 
 /**
  * Reads of the vault paths `failing` names fail with `code` while it holds them, at most `times`
- * times each (the rest read as usual). `attempts(path)` counts the reads of a path that failed.
+ * times each, and only the reads `which` picks by their options (the rest read as usual).
+ * `attempts(path)` counts the reads of a path that failed.
  */
-export function failReads(failing: Set<string>, code: string, times = Infinity): { attempts: (vaultPath: string) => number } {
+export function failReads(failing: Set<string>, code: string, times = Infinity, which: (options?: { maxBytes?: number }) => boolean = () => true): { attempts: (vaultPath: string) => number } {
 	const read = NodeVault.prototype.read;
 	const failed = new Map<string, number>();
 	vi.spyOn(NodeVault.prototype, "read").mockImplementation(function (this: NodeVault, vaultPath, options) {
-		if (failing.has(vaultPath) && (failed.get(vaultPath) ?? 0) < times) {
+		if (failing.has(vaultPath) && (failed.get(vaultPath) ?? 0) < times && which(options)) {
 			failed.set(vaultPath, (failed.get(vaultPath) ?? 0) + 1);
 			return Promise.reject(fsError(code));
 		}
