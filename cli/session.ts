@@ -199,7 +199,7 @@ export async function openSession(
 	const historyCache = cache === null ? undefined : new HistoryCacheFolder(cache, realpathSync(vaultDir), root, said);
 	const router = new Router(vault, { historyCache, ...options, root });
 	// What the index and the log meet outside a routing pass (a note that cannot be read) is said at once.
-	router.sayWarningsAsTheyCome((line) => io.err(terminalText(`warning: ${line}`)));
+	router.warnings.sayAsTheyCome((line) => io.err(terminalText(`warning: ${line}`)));
 	await router.loadRegistry();
 	return { vault, router, root, json: args.booleans.has("json"), ...io };
 }

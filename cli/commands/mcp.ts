@@ -25,7 +25,7 @@ export async function runMcp(args: ParsedArgs, io: Pick<Session, "out" | "err">)
 	knownGroup(router.layout, group, "--group");
 	const log = (line: string) => io.err(terminalText(`a2a mcp (${group}): ${line}`));
 	// A long-lived reader: file events keep the index in step, so a tool call reads only what changed.
-	router.sayWarningsAsTheyCome((line) => log(`warning: ${line}`));
+	router.warnings.sayAsTheyCome((line) => log(`warning: ${line}`));
 	const watch = new IndexWatch(router, (p) => vault.abs(p));
 	keepIndexFreshWith(router, () => watch.refresh());
 	const telemetry = await startTelemetry(process.env, io.err);

@@ -54,7 +54,7 @@ export async function runServe(args: ParsedArgs, io: Pick<Session, "out" | "err"
 		if (why !== null) throw new UsageError(`--group ${only} cannot be served: ${why}`);
 	}
 	let server: A2aHttpServer | null = null;
-	router.sayWarningsAsTheyCome((line) => io.err(terminalText(`a2a serve: warning: ${line}`)));
+	router.warnings.sayAsTheyCome((line) => io.err(terminalText(`a2a serve: warning: ${line}`)));
 	const telemetry = await startTelemetry(process.env, io.err);
 	const gateway = new Gateway(router, vault, {
 		intervalMs,

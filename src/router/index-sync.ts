@@ -43,7 +43,7 @@ export class IndexSync implements HistoryIndexing {
 		(path, why) => `${path} cannot be read (${why}): the router goes on without what it says, and reads it again when it next looks at it`,
 		() => this.onProblem(),
 	);
-	/** Called after each problem met (see Router.sayWarningsAsTheyCome). */
+	/** Called after each problem met (see warnings-out.ts). */
 	onProblem: () => void = () => undefined;
 	/** The history read from the device-local copy, when there is one. */
 	private readonly fromCopy: HistoryFromCopy | null;

@@ -147,7 +147,7 @@ export class LogWriter {
 		return this.day.path;
 	}
 
-	/** Called after each problem met (see Router.sayWarningsAsTheyCome). */
+	/** Called after each problem met (see warnings-out.ts). */
 	onProblem: () => void = () => undefined;
 
 	private problem(text: string): void {

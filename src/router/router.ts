@@ -28,6 +28,7 @@ import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { RouterOptions } from "./router-options";
 import { UnreadableNotes, oneFileProblem } from "./unreadable-notes";
+import { WarningsOut } from "./warnings-out";
 import type { VaultPort } from "./vault-port";
 
 export type { PassReport, QueuedNote };
@@ -46,6 +47,8 @@ export class Router implements PassContext {
 	readonly lease: LeaseKeeper;
 	readonly indexSync: IndexSync;
 	readonly log: LogWriter;
+	/** What the index and the log meet, said in a pass's report or, with a sink set, at once (warnings-out.ts). */
+	readonly warnings: WarningsOut;
 	private readonly writer: NoteWriter;
 	private readonly upkeep: InboxUpkeep;
 	readonly housekeeping: Housekeeping;
@@ -66,6 +69,7 @@ export class Router implements PassContext {
 		this.graceMs = options.graceMs ?? 0;
 		this.indexSync = new IndexSync(port, () => this.layout, { yieldNow: options.yieldNow, historyCache: options.historyCache, clock: this.clock });
 		this.log = new LogWriter(port, () => this.layout);
+		this.warnings = new WarningsOut([this.log, this.indexSync]);
 		this.writer = new NoteWriter(this);
 		this.lease = new LeaseKeeper(port, {
 			path: this.layout.leasePath,
@@ -126,13 +130,7 @@ export class Router implements PassContext {
 	 * inboxes in order (timeouts, notes that did not come from the router, interrupted steps).
 	 */
 	async pass(paths?: string[], options: { graceMs?: number } = {}): Promise<PassReport> {
-		this.passes++;
-		try {
-			return await this.passOnce(paths, options);
-		} finally {
-			this.passes--;
-			this.sayWarnings();
-		}
+		return this.warnings.duringPass(() => this.passOnce(paths, options));
 	}
 
 	private async passOnce(paths: string[] | undefined, options: { graceMs?: number }): Promise<PassReport> {
@@ -169,47 +167,12 @@ export class Router implements PassContext {
 			return report;
 		} finally {
 			await this.finishKept(report);
-			report.warnings.push(...this.takeWarnings());
+			report.warnings.push(...this.warnings.take());
 			await this.port.flush?.();
 			// A history read in part by a pass that stopped early is not kept (its lease lost, nothing
 			// followed the vault for it meanwhile); one a whole one-shot pass read is, for its report.
 			if (!finished) this.indexSync.abandonPartialHistory();
 			await this.indexSync.historyCopySaved();
-		}
-	}
-
-	/**
-	 * What to tell a person that the log and the index found since the last call (a log that cannot
-	 * be appended to, notes that cannot be read), each once while it lasts. A pass reports those it
-	 * met in its report.
-	 */
-	takeWarnings(): string[] {
-		return [...this.log.takeProblems(), ...this.indexSync.takeProblems()];
-	}
-
-	private passes = 0;
-	private warningsTo: ((line: string) => void) | null = null;
-
-	/**
-	 * Says each warning met outside a pass at once, through `say` (a pass reports those it met): for
-	 * the commands and servers that read the vault without routing (`a2a inbox`, `a2a serve`, `a2a mcp`).
-	 */
-	sayWarningsAsTheyCome(say: (line: string) => void): void {
-		this.warningsTo = say;
-		this.indexSync.onProblem = () => this.sayWarnings();
-		this.log.onProblem = () => this.sayWarnings();
-		this.sayWarnings();
-	}
-
-	private sayWarnings(): void {
-		const say = this.warningsTo;
-		if (say === null || this.passes > 0) return;
-		for (const line of this.takeWarnings()) {
-			try {
-				say(line);
-			} catch {
-				// A sink that fails (a closed stderr) never fails the read that met the problem.
-			}
 		}
 	}
 

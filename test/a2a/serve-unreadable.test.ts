@@ -32,7 +32,7 @@ describe("a2a serve and a note that cannot be read", () => {
 		const router = new Router(new NodeVault(v.dir));
 		await router.loadRegistry();
 		const warnings: string[] = [];
-		router.sayWarningsAsTheyCome((line) => warnings.push(line));
+		router.warnings.sayAsTheyCome((line) => warnings.push(line));
 		// The slow check every 50 ms; every tenth of them reads the history again.
 		const gateway = new Gateway(router, new NodeVault(v.dir), { intervalMs: 50, onError: (e) => warnings.push(`error: ${String(e)}`) });
 		try {

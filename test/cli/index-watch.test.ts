@@ -41,7 +41,7 @@ async function watched(fullEveryMs?: number, say?: (line: string) => void): Prom
 	vault.read = (p, options) => (reads.push(p), read(p, options));
 	const router = new Router(vault);
 	await router.loadRegistry();
-	if (say) router.sayWarningsAsTheyCome(say);
+	if (say) router.warnings.sayAsTheyCome(say);
 	watch = new IndexWatch(router, (p) => path.join(v.dir, ...p.split("/")), fullEveryMs);
 	const w = watch;
 	keepIndexFreshWith(router, () => w.refresh());

@@ -203,7 +203,7 @@ describe("a note that cannot be read", () => {
 		const router = new Router(new NodeVault(v.dir));
 		await router.loadRegistry();
 		const said: string[] = [];
-		router.sayWarningsAsTheyCome((line) => said.push(line));
+		router.warnings.sayAsTheyCome((line) => said.push(line));
 		await router.indexSync.ensureLive();
 		for (let round = 0; round < 3; round++) {
 			expect((await listInbox(router, FRONTEND)).requests).toEqual([]);
@@ -224,7 +224,7 @@ describe("a note that cannot be read", () => {
 		const router = new Router(new NodeVault(v.dir));
 		await router.loadRegistry();
 		let calls = 0;
-		router.sayWarningsAsTheyCome(() => {
+		router.warnings.sayAsTheyCome(() => {
 			calls++;
 			throw new Error("EPIPE from the sink");
 		});
