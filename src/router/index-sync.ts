@@ -45,6 +45,8 @@ export class IndexSync implements HistoryIndexing {
 	);
 	/** Called after each problem met (see warnings-out.ts). */
 	onProblem: () => void = () => undefined;
+	/** Notes whose whole read failed last (readWhole): a head read of them does not end their problem. */
+	private readonly wholeFailed = new Set<string>();
 	/** The history read from the device-local copy, when there is one. */
 	private readonly fromCopy: HistoryFromCopy | null;
 
@@ -305,9 +307,6 @@ export class IndexSync implements HistoryIndexing {
 		if (!this.wholeFailed.has(path)) this.unreadable.readable(path);
 		return read;
 	}
-
-	/** Notes whose whole read failed last (readWhole): said once, until a whole read succeeds. */
-	private readonly wholeFailed = new Set<string>();
 
 	/**
 	 * A note read whole beside the index (a listing, a task's text): null when it is gone, or when it

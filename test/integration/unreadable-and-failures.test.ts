@@ -3,6 +3,7 @@ import type { TFile } from "obsidian";
 import { ARCHIVED, BOX, REGISTRY, requestNote } from "../helpers/temp-vault";
 import { bootPlugin } from "./plugin-harness";
 import type { Booted } from "./plugin-harness";
+import { fsError } from "../helpers/failing-reads";
 
 // The plugin meets what the CLI meets (test/cli/unreadable-notes.test.ts), in the same words: a
 // note that is there but cannot be read (Obsidian's read rejects with the file system's error)
@@ -27,7 +28,7 @@ function failReads(booted: Booted, failing: Set<string>, code: string, times = I
 	vi.spyOn(vault, "read").mockImplementation((file: TFile) => {
 		if (!failing.has(file.path) || (failed.get(file.path) ?? 0) >= times) return read(file);
 		failed.set(file.path, (failed.get(file.path) ?? 0) + 1);
-		return Promise.reject(Object.assign(new Error(`${code}: failed`), { code }));
+		return Promise.reject(fsError(code));
 	});
 	return { failed: () => [...failed.values()].reduce((a, n) => a + n, 0) };
 }
@@ -43,7 +44,7 @@ function failRouterReads(booted: Booted, path: string, code: string, times = Inf
 		state.reads++;
 		if (!state.failing || failed >= times) return read(p, options);
 		failed++;
-		return Promise.reject(Object.assign(new Error(`${code}: failed`), { code }));
+		return Promise.reject(fsError(code));
 	};
 	return state;
 }
