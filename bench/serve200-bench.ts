@@ -9,6 +9,7 @@ import type { Message } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import type { Client } from "@a2a-js/sdk/client";
 import { firstJsonLine } from "./child-lines";
+import { clockTicksPerSecond, cpuTicks } from "./cli-process";
 import { fmt, fmtSpread, quantile, spread } from "./stats";
 import type { Spread } from "./stats";
 
@@ -30,6 +31,8 @@ export interface Serve200Run {
 	acceptedPerSecond: number;
 	p50: number;
 	p99: number;
+	/** The server process's CPU (user and system, all its threads) per accepted message, in ms: what it costs apart from the clients' share of the cores. */
+	cpuMsPerMessage: number;
 }
 
 export interface Serve200Result {
@@ -73,7 +76,7 @@ const send = (client: Client, messageId: string) => client.sendMessage({ tenant:
 /** The load: `clients` SDK clients of `agentUrl`, one warm-up message each, then `messages` messages in all, each client sending its next as soon as its last was accepted. */
 let runs = 0;
 
-async function load(agentUrl: string, clients: number, messages: number, sequentialIds: boolean): Promise<Serve200Run> {
+async function load(agentUrl: string, serverPid: number, clients: number, messages: number, sequentialIds: boolean): Promise<Serve200Run> {
 	const run = runs++;
 	const id = (n: number | string) => (sequentialIds ? `bench-${run}-${n}` : randomUUID());
 	const factory = new ClientFactory();
@@ -81,6 +84,7 @@ async function load(agentUrl: string, clients: number, messages: number, sequent
 	await Promise.all(all.map((client, c) => send(client, id(`warm-${c}`))));
 	let next = 0;
 	const latencies: number[] = [];
+	const ticksBefore = cpuTicks(serverPid);
 	const begin = performance.now();
 	await Promise.all(
 		all.map(async (client) => {
@@ -92,7 +96,16 @@ async function load(agentUrl: string, clients: number, messages: number, sequent
 		}),
 	);
 	const seconds = (performance.now() - begin) / 1000;
-	return { acceptedPerSecond: messages / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+	const cpuMs = ((cpuTicks(serverPid) - ticksBefore) * 1000) / clockTicksPerSecond();
+	return { acceptedPerSecond: messages / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), cpuMsPerMessage: cpuMs / messages };
+}
+
+/** Node options for one of the two servers, from the environment (to profile it: `A2A_SERVE_NODE_ARGS="--cpu-prof"`, `A2A_SDK_NODE_ARGS=…`). */
+const nodeArgs = (variable: string): string[] => process.env[variable]?.split(" ").filter(Boolean) ?? [];
+
+function pidOf(child: ChildProcess): number {
+	if (child.pid === undefined) throw new Error("a server process did not start");
+	return child.pid;
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -101,10 +114,10 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
 }
 
 async function sdkRun(options: Serve200Options): Promise<Serve200Run> {
-	const child = spawn(process.execPath, [options.sdkServer], { stdio: ["ignore", "pipe", "inherit"] });
+	const child = spawn(process.execPath, [...nodeArgs("A2A_SDK_NODE_ARGS"), options.sdkServer], { stdio: ["ignore", "pipe", "inherit"] });
 	try {
 		const url = (JSON.parse(await firstJsonLine(child, "the SDK reference server")) as { url: string }).url;
-		return await load(url, options.clients, options.messages, options.sequentialIds === true);
+		return await load(url, pidOf(child), options.clients, options.messages, options.sequentialIds === true);
 	} finally {
 		await stopAll([child]);
 	}
@@ -118,10 +131,10 @@ async function serveRun(options: Serve200Options, vaults: string[]): Promise<Ser
 		await runToEnd(options.cli, ["init", "--vault", dir]);
 		if (options.router) children.push(spawn(process.execPath, [options.cli, "route", "--watch", "--interval", "2000", "--vault", dir], { stdio: "ignore" }));
 		// stderr carries a log line per call: not read, so not piped (a full pipe would block the server).
-		const served = spawn(process.execPath, [...(process.env.A2A_SERVE_NODE_ARGS?.split(" ").filter(Boolean) ?? []), options.cli, "serve", "--port", "0", "--json", "--vault", dir], { stdio: ["ignore", "pipe", "ignore"] });
+		const served = spawn(process.execPath, [...nodeArgs("A2A_SERVE_NODE_ARGS"), options.cli, "serve", "--port", "0", "--json", "--vault", dir], { stdio: ["ignore", "pipe", "ignore"] });
 		children.push(served);
 		const url = (JSON.parse(await firstJsonLine(served, "a2a serve")) as { url: string }).url;
-		return await load(`${url}groups/${GROUP}/`, options.clients, options.messages, options.sequentialIds === true);
+		return await load(`${url}groups/${GROUP}/`, pidOf(served), options.clients, options.messages, options.sequentialIds === true);
 	} finally {
 		await stopAll(children);
 	}
@@ -162,6 +175,7 @@ export function serve200Rows(r: Serve200Result, load: string): [string, string, 
 	return [
 		[`a2a serve vs the SDK's own server (DefaultRequestHandler, InMemoryTaskStore, a COMPLETED task at once, its express handlers): messages accepted per second, ${what}`, `a2a serve ${fmtSpread(serveRate, " msg/s")}; SDK ${fmtSpread(sdkRate, " msg/s")}`, "", null],
 		[`the same: latency of one SendMessage`, `a2a serve p50 ${fmtSpread(pick(r.serve, "p50"), " ms")}, p99 ${fmtSpread(pick(r.serve, "p99"), " ms")}; SDK p50 ${fmtSpread(pick(r.sdk, "p50"), " ms")}, p99 ${fmtSpread(pick(r.sdk, "p99"), " ms")}`, "", null],
+		[`the same: the server process's CPU per accepted message (user and system, all threads)`, `a2a serve ${fmtSpread(pick(r.serve, "cpuMsPerMessage"), " ms")}; SDK ${fmtSpread(pick(r.sdk, "cpuMsPerMessage"), " ms")}`, "", null],
 		[`the same: accepted msg/s, a2a serve / SDK${beside}`, `${fmt(ratio.median)} (rounds ${fmt(ratio.min)}–${fmt(ratio.max)})`, ">= 0.8", ratio.median >= 0.8],
 	];
 }
