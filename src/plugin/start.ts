@@ -11,7 +11,6 @@ import { relayState } from "../obsidian/relay-state";
 import { SettingsStore } from "../obsidian/settings-store";
 import type { RelaySettings } from "../settings";
 import { AgentStatusView, VIEW_TYPE_AGENT_STATUS, openAgentStatus } from "../ui/agent-status-view";
-import type { ViewActions } from "../ui/agent-status-view";
 import { registerMessageHeader } from "../ui/message-header";
 import { NewAgentModal } from "../ui/modals/new-agent-modal";
 import { addNoteActions, noteActions, openRetry } from "../ui/note-actions";
@@ -25,6 +24,7 @@ import { exportTrace } from "../ui/trace/export-trace";
 import { TraceView, VIEW_TYPE_TRACE } from "../ui/trace/trace-view";
 import { HOVER_SOURCE } from "../ui/ui-parts";
 import type { UiParts } from "../ui/ui-parts";
+import type { ViewActions } from "../ui/view/view-actions";
 import { describePass } from "../ui/pass-words";
 
 // The composition root: the settings are read first, then each part is built once and handed only

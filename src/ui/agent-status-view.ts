@@ -1,9 +1,9 @@
 import { ItemView, Notice } from "obsidian";
-import type { App, Menu, TFile, ViewStateResult, WorkspaceLeaf } from "obsidian";
+import type { App, ViewStateResult, WorkspaceLeaf } from "obsidian";
 import type { AgentStore } from "../obsidian/agent-store";
 import type { RelayState } from "../obsidian/relay-state";
 import type { SettingsStore } from "../obsidian/settings-store";
-import { bindNoteLinks, resolveLink } from "./note-links";
+import { bindNoteLinks } from "./note-links";
 import { ACTION_NAMES, COMMAND_NAMES, VIEW_TEXT } from "./strings";
 import { AgentList } from "./view/agent-list";
 import type { RowClock } from "./view/agent-row";
@@ -19,7 +19,11 @@ import { readLogTail } from "./view/log-tail";
 import { MessageFlowPanel } from "./view/message-flow";
 import { RenderBatcher } from "./view/render-batcher";
 import type { Batch } from "./view/render-batcher";
+import { compactRows, isDensity } from "./view/row-density";
+import type { Density } from "./view/row-density";
 import { Toolbar } from "./view/toolbar";
+import { runViewAction } from "./view/view-actions";
+import type { ViewActions } from "./view/view-actions";
 import { WelcomeCard } from "./view/welcome-card";
 
 // The agent status sidebar: agents (lifecycle, progress, last action, staleness) and the message
@@ -37,24 +41,6 @@ interface SavedState {
 	grouping?: unknown;
 	filter?: unknown;
 	density?: unknown;
-}
-
-/** Rows: one line each when there are many agents (auto), always, or never. */
-type Density = "auto" | "compact" | "detailed";
-const isDensity = (value: unknown): value is Density => value === "auto" || value === "compact" || value === "detailed";
-/** From this many agents on, the automatic density shows one line per agent. */
-const COMPACT_FROM = 6;
-
-/** What the view's buttons and menus do (built in src/plugin/start.ts). */
-export interface ViewActions {
-	compose: () => void;
-	routeNow: () => void;
-	initVault: () => void;
-	newAgent: () => void;
-	openSettings: () => void;
-	retry: (file: TFile) => void;
-	/** Adds a note's own actions (Reply…, Retry…, Set status…) to its context menu. */
-	noteMenu: (menu: Menu, file: TFile) => void;
 }
 
 export class AgentStatusView extends ItemView {
@@ -140,7 +126,7 @@ export class AgentStatusView extends ItemView {
 		this.emptyEl = agentsEl.createDiv({ cls: "a2a-empty a2a-agents-empty a2a-hidden" });
 		this.list = new AgentList(agentsEl, this.grouping, this.filter);
 		bindNoteLinks(this, this.app, this.state, root, { hoverParent: this.leaf, menu: (menu, file) => this.actions.noteMenu(menu, file), missing: (text) => new Notice(text) });
-		this.registerDomEvent(root, "click", (evt) => this.onAction(evt));
+		this.registerDomEvent(root, "click", (evt) => runViewAction(evt, this.app, this.state, this.actions, () => this.setFilter("", true)));
 
 		this.registerEvent(this.agents.onChanged((paths) => this.batcher.agents(paths)));
 		this.registerEvent(this.state.onChanged(() => this.batcher.relayChanged()));
@@ -173,24 +159,6 @@ export class AgentStatusView extends ItemView {
 	private async readLog(): Promise<void> {
 		this.logRows = await readLogTail(this.app, this.state, LOG_ROWS);
 		if (this.logRows.length > 0) this.batcher.relayChanged();
-	}
-
-	/** Runs a button of the view (`data-a2a-action`): one listener for all of them. */
-	private onAction(evt: MouseEvent): void {
-		const button = evt.target instanceof Element ? evt.target.closest<HTMLElement>("[data-a2a-action]") : null;
-		if (!button) return;
-		evt.preventDefault();
-		const action = button.getAttribute("data-a2a-action");
-		if (action === "retry") {
-			const link = button.closest(".a2a-link-row")?.querySelector<HTMLElement>("a.a2a-note-link");
-			const file = link ? resolveLink(this.app, this.state, link) : null;
-			if (file) this.actions.retry(file);
-			else new Notice(VIEW_TEXT.missingNote(link?.textContent ?? ""));
-		} else if (action === "init-vault") this.actions.initVault();
-		else if (action === "open-settings") this.actions.openSettings();
-		else if (action === "new-agent") this.actions.newAgent();
-		else if (action === "compose") this.actions.compose();
-		else if (action === "clear-filter") this.setFilter("", true);
 	}
 
 	/** A flow count was picked: open and show its part of the message flow. */
@@ -256,7 +224,7 @@ export class AgentStatusView extends ItemView {
 	}
 
 	private applyDensity(): void {
-		const compact = this.density === "compact" || (this.density === "auto" && (this.list?.size ?? 0) >= COMPACT_FROM);
+		const compact = compactRows(this.density, this.list?.size ?? 0);
 		this.list?.setCompact(compact);
 		this.toolbar?.setCompact(compact);
 	}
