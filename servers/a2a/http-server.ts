@@ -1,17 +1,17 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from "@a2a-js/sdk";
+import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import type { AgentCard } from "@a2a-js/sdk";
-import { isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
-import { A2A_ERROR_CODE, RequestMalformedError, toRestErrorBody } from "@a2a-js/sdk/errors";
+import { A2A_ERROR_CODE } from "@a2a-js/sdk/errors";
 import type { GroupEntry } from "../../src/core/registry";
 import { agentCard, groupUrl } from "./agent-card";
-import { agentApps, callSignals } from "./agent-app";
+import { agentApps } from "./agent-app";
 import type { AgentApps } from "./agent-app";
+import { AgentCalls } from "./agent-calls";
 import type { Gateway } from "./gateway";
-import { INVALID_REQUEST, PARSE_ERROR, crossSiteRefusal, hasToken, hasVersionHeader, invalidRequest, isLocalHost, logSafe, readBody, rpcError, rpcId, sendJson } from "./http-io";
+import { INVALID_REQUEST, crossSiteRefusal, hasToken, isLocalHost, logSafe, rpcError, sendJson } from "./http-io";
 import { GroupRequestHandler } from "./request-handler";
-import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting-calls";
+import { WaitingGate } from "./waiting-calls";
 
 // `a2a serve` on node:http (contract v3, section 8). Without a group: `/` lists the served groups,
 // each group has its card at `/groups/<id>/.well-known/agent-card.json`, its JSON-RPC endpoint at
@@ -21,7 +21,9 @@ import { RETRY_AFTER_SECONDS, WaitingGate, restWaits, rpcWaits } from "./waiting
 // (-32600), and the bound on calls that wait (503 with Retry-After). A JSON-RPC call without an
 // A2A-Version header whose method is a v1.0 method is served as v1.0; other header-less calls go to
 // the SDK's v0.3 layer. Headers and bodies must arrive within set times. One log line per request
-// goes to stderr; nothing a client sends is written anywhere but into a request note.
+// goes to stderr; nothing a client sends is written anywhere but into a request note. This file
+// checks the host and the token and finds the agent and the binding; agent-calls.ts reads and checks
+// the body, counts the calls that wait and hands each call on.
 
 export interface HttpServerOptions {
 	host: string;
@@ -55,18 +57,11 @@ interface Agent {
 
 const CARD_SUFFIX = `/${AGENT_CARD_PATH}`;
 
-/**
- * The reason a call's signal gives once its response closed. One object for every call: without
- * a reason, abort() builds a DOMException with its stack for each call (1 to 2 % of a2a serve's
- * CPU per message under 200 clients), and nothing reads the reason.
- */
-const CALL_ENDED = Object.freeze(new Error("the call ended"));
-
 export class A2aHttpServer {
 	private readonly server: http.Server;
 	private readonly agents = new Map<string, Agent>();
-	private readonly inFlight = new Set<AbortController>();
-	private readonly waiting: WaitingGate;
+	/** A checked call's way on to the SDK (agent-calls.ts), with the bound on waiting calls. */
+	private readonly calls: AgentCalls;
 	private base = "";
 
 	constructor(
@@ -80,7 +75,7 @@ export class A2aHttpServer {
 			connectionsCheckingInterval: options.timeoutCheckMs ?? 1000,
 		});
 		this.server.on("request", (req, res) => void this.handle(req, res));
-		this.waiting = options.waiting ?? new WaitingGate();
+		this.calls = new AgentCalls(options.waiting ?? new WaitingGate());
 	}
 
 	/** Listens; resolves with the server's base URL (ending with `/`). */
@@ -205,8 +200,8 @@ export class A2aHttpServer {
 			sendJson(res, 401, { error: "unauthorized: send Authorization: Bearer <token>" }, { "WWW-Authenticate": 'Bearer realm="a2a-relay"' });
 			return undefined;
 		}
-		if (restBinding) return this.restCall(found.agent, req, res, rest);
-		if (req.method === "POST") return this.rpcCall(found.agent, req, res);
+		if (restBinding) return this.calls.restCall(found.agent.apps, req, res, rest);
+		if (req.method === "POST") return this.calls.rpcCall(found.agent.apps, req, res);
 		sendJson(res, 405, rpcError(null, INVALID_REQUEST, "JSON-RPC calls use POST"), { Allow: "POST" });
 		return undefined;
 	}
@@ -217,98 +212,9 @@ export class A2aHttpServer {
 		sendJson(res, 200, { name: "A2A Relay", protocol_version: "1.0", gateway_group: this.gateway.gatewayId(), groups });
 	}
 
-	/** Reads the body (within the limit); false when it answered the client already. */
-	private async body(req: http.IncomingMessage, res: http.ServerResponse, rest: boolean): Promise<{ text: string } | null> {
-		const read = await readBody(req);
-		if (read.ok) return { text: read.text };
-		if (read.status === 413) {
-			// The rest of an oversized body is never read: the connection goes once the answer is out.
-			res.on("finish", () => req.socket.destroy());
-			sendJson(res, 413, rest ? toRestErrorBody(new RequestMalformedError(read.message), 413) : rpcError(null, INVALID_REQUEST, read.message), { Connection: "close" });
-		} else if (rest) sendJson(res, 400, toRestErrorBody(new RequestMalformedError(read.message), 400));
-		else sendJson(res, 200, rpcError(null, PARSE_ERROR, read.message));
-		return null;
-	}
-
-	private async rpcCall(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse): Promise<string | undefined> {
-		const read = await this.body(req, res, false);
-		if (!read) return undefined;
-		let body: unknown;
-		try {
-			body = JSON.parse(read.text);
-		} catch (error) {
-			sendJson(res, 200, rpcError(null, PARSE_ERROR, `the body is not JSON: ${(error as Error).message}`));
-			return undefined;
-		}
-		const invalid = invalidRequest(body);
-		if (invalid) {
-			sendJson(res, 200, rpcError(rpcId(body), INVALID_REQUEST, invalid));
-			return undefined;
-		}
-		const { method, params } = body as { method: string; params?: unknown };
-		// Be liberal in what is accepted: a v1.0 method needs no header to be served as v1.0.
-		if (!hasVersionHeader(req) && isV1JsonRpcMethod(method)) req.headers[A2A_VERSION_HEADER.toLowerCase()] = "1.0";
-		if (rpcWaits(method, params) && !this.admitWaiting(res, () => sendJson(res, 503, rpcError(rpcId(body), A2A_ERROR_CODE.INTERNAL_ERROR, this.busyText()), this.busyHeaders()))) return method;
-		this.dispatch(agent.apps.rpc, req, res, body);
-		return method;
-	}
-
-	private async restCall(agent: Agent, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<string> {
-		let body: unknown = undefined;
-		if (req.method !== "GET" && req.method !== "HEAD" && req.method !== "DELETE") {
-			const read = await this.body(req, res, true);
-			if (!read) return path;
-			if (read.text.trim() !== "") {
-				try {
-					body = JSON.parse(read.text);
-				} catch (error) {
-					sendJson(res, 400, toRestErrorBody(new RequestMalformedError(`the body is not JSON: ${(error as Error).message}`), 400));
-					return path;
-				}
-			}
-		}
-		const version = req.headers[A2A_VERSION_HEADER.toLowerCase()];
-		const legacy = version === undefined || version === "" || version === "0.3";
-		if (restWaits(req.method ?? "", path, body, legacy) && !this.admitWaiting(res, () => sendJson(res, 503, toRestErrorBody(new Error(this.busyText()), 503), this.busyHeaders()))) return path;
-		this.dispatch(agent.apps.rest, req, res, body);
-		return `${req.method ?? "?"} ${path}`;
-	}
-
-	private busyText(): string {
-		return this.waiting.busyText();
-	}
-
-	private busyHeaders(): Record<string, string> {
-		return { "Retry-After": String(RETRY_AFTER_SECONDS) };
-	}
-
-	/** Counts a call that waits, until its response closes; false (after `refuse`) past the bound. */
-	private admitWaiting(res: http.ServerResponse, refuse: () => void): boolean {
-		const release = this.waiting.enter();
-		if (release === null) {
-			refuse();
-			return false;
-		}
-		res.once("close", release);
-		return true;
-	}
-
-	/** Hands a checked call to the SDK's handlers, with the signal that its client went away. */
-	private dispatch(app: (req: http.IncomingMessage, res: http.ServerResponse) => void, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
-		const abort = new AbortController();
-		this.inFlight.add(abort);
-		res.on("close", () => {
-			abort.abort(CALL_ENDED);
-			this.inFlight.delete(abort);
-		});
-		callSignals.set(req.headers, abort.signal);
-		(req as http.IncomingMessage & { body?: unknown }).body = body;
-		app(req, res);
-	}
-
 	/** Stops: ends every stream and wait, drops the connections, closes the listener. */
 	async close(): Promise<void> {
-		for (const abort of this.inFlight) abort.abort(CALL_ENDED);
+		this.calls.endAll();
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
