@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FolderGuard } from "./folder-guard";
-import { holdsBytes, linkOrCreate, lstatFile, readFileBytes, tempPathFor, unlinkQuietly, writeNewFile } from "./file-ops";
+import { holdsBytes, linkOrCreate, lstatFile, readFileBytes, unlinkQuietly } from "./file-ops";
+import { FilePlacer } from "./file-placer";
 import { NO_LINKS, fileId, isCode } from "./fs-facts";
 import { entriesOf, fileInfo, filesBelow, filesIn } from "./folder-listing";
 import { LogAppender } from "./log-appender";
@@ -20,13 +21,15 @@ const PLAIN_PATH = /^(?!\.{1,2}(?:\/|$))(?:[^/]+\/(?!\.{1,2}(?:\/|$)))*[^/]+$/;
 export class NodeVault implements VaultPort {
 	readonly dir: string;
 	readonly canLeaveLastStep = true;
-	private readonly folders = new Set<string>();
 	private readonly guard: FolderGuard;
+	/** Where every new file is written, linked into place and checked (file-placer.ts). */
+	private readonly files: FilePlacer;
 	private readonly appender = new LogAppender();
 
 	constructor(vaultDir: string) {
 		this.dir = path.resolve(vaultDir);
 		this.guard = new FolderGuard(this.dir, (full) => this.rel(full));
+		this.files = new FilePlacer(this.guard);
 	}
 
 	/**
@@ -76,49 +79,8 @@ export class NodeVault implements VaultPort {
 		return { text, info: fileInfo(vaultPath, read.st), truncated: read.bytes.length < read.st.size, basis };
 	}
 
-	/** Checks (at every write, see folder-guard.ts) that `full`'s folder is in the vault, and makes it once. `checked`: the caller has just checked it. */
-	private ensureParent(full: string, checked = false): void {
-		const parent = path.dirname(full);
-		if (!checked) this.assertInside(parent);
-		if (this.folders.has(parent)) return;
-		fs.mkdirSync(parent, { recursive: true });
-		this.folders.add(parent);
-	}
-
 	private assertInside(folderFull: string): void {
 		this.guard.assertInside(folderFull);
-	}
-
-	/** Writes a temporary file next to `full` (and returns its fstat); the caller links or renames it into place. */
-	private writeTemp(full: string, content: string | Buffer): { temp: string; written: fs.Stats } {
-		const temp = tempPathFor(full);
-		try {
-			return { temp, written: writeNewFile(temp, content) };
-		} catch (error) {
-			if (!isCode(error, "ENOENT")) throw error;
-			// The folder went away (or was never made): make it and write again.
-			this.folders.delete(path.dirname(full));
-			this.ensureParent(full);
-			return { temp, written: writeNewFile(temp, content) };
-		}
-	}
-
-	/** Places a new file at `full` (never over another) and checks it landed in the vault; null when the name is taken. */
-	private place(full: string, content: string | Buffer): fs.Stats | null {
-		const { temp, written } = this.writeTemp(full, content);
-		try {
-			const placed = linkOrCreate(temp, full, content);
-			return placed === null ? null : this.checkPlaced(full, placed, written, temp);
-		} finally {
-			unlinkQuietly(temp);
-		}
-	}
-
-	/** Checks where a placed file landed (folder-guard.ts): a linked one also by its temporary name, should it be moved on already. */
-	private checkPlaced(full: string, placed: "linked" | fs.Stats, written: fs.Stats, temp: string): fs.Stats {
-		if (placed !== "linked") this.guard.assertPlaced(full, placed);
-		else this.guard.assertPlaced(full, written, true, temp);
-		return placed === "linked" ? written : placed;
 	}
 
 	async create(vaultPath: string, text: string, basis?: ReadFile): Promise<boolean> {
@@ -128,8 +90,8 @@ export class NodeVault implements VaultPort {
 	/** `checkedFolder`: a folder the caller has just checked; not checked again when it is this file's. */
 	private createChecked(vaultPath: string, text: string, basis?: ReadFile, checkedFolder?: string): boolean {
 		const full = this.abs(vaultPath);
-		this.ensureParent(full, path.dirname(full) === checkedFolder);
-		return this.place(full, keepOriginalBytes(text, basis)) !== null;
+		this.files.ensureParent(full, path.dirname(full) === checkedFolder);
+		return this.files.place(full, keepOriginalBytes(text, basis)) !== null;
 	}
 
 	/**
@@ -147,12 +109,12 @@ export class NodeVault implements VaultPort {
 				const full = this.abs(vaultPath);
 				if (path.dirname(full) !== folderFull) throw new Error(`${JSON.stringify(name)} is not a file name in ${folder}`);
 				if (temp === null || written === null) {
-					this.ensureParent(full);
-					({ temp, written } = this.writeTemp(full, text));
+					this.files.ensureParent(full);
+					({ temp, written } = this.files.writeTemp(full, text));
 				}
 				const placed = linkOrCreate(temp, full, text);
 				if (placed === null) continue;
-				this.checkPlaced(full, placed, written, temp);
+				this.files.checkPlaced(full, placed, written, temp);
 				return vaultPath;
 			}
 			return null;
@@ -163,9 +125,9 @@ export class NodeVault implements VaultPort {
 
 	async createBytes(vaultPath: string, bytes: Uint8Array): Promise<"created" | "same" | "taken"> {
 		const full = this.abs(vaultPath);
-		this.ensureParent(full);
+		this.files.ensureParent(full);
 		const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-		if (this.place(full, content)) return "created";
+		if (this.files.place(full, content)) return "created";
 		return holdsBytes(full, content) ? "same" : "taken";
 	}
 
@@ -175,7 +137,7 @@ export class NodeVault implements VaultPort {
 		const before = lstatFile(src);
 		if (!before) return "missing";
 		this.assertInside(path.dirname(src));
-		this.ensureParent(dest);
+		this.files.ensureParent(dest);
 		try {
 			fs.linkSync(src, dest);
 		} catch (error) {
@@ -200,8 +162,7 @@ export class NodeVault implements VaultPort {
 		if (isCode(error, "ENOENT")) {
 			if (!lstatFile(src)) return "missing";
 			// The destination folder went away since it was made: make it again.
-			this.folders.delete(path.dirname(dest));
-			this.ensureParent(dest);
+			this.files.remakeParent(dest);
 			return this.move(from, to);
 		}
 		if (!isCode(error, ...NO_LINKS)) throw error;
@@ -223,7 +184,7 @@ export class NodeVault implements VaultPort {
 		const check = this.unchanged(full, expected);
 		if (check !== "done") return check;
 		this.assertInside(path.dirname(full));
-		const { temp, written } = this.writeTemp(full, keepOriginalBytes(text, expected));
+		const { temp, written } = this.files.writeTemp(full, keepOriginalBytes(text, expected));
 		try {
 			fs.renameSync(temp, full);
 		} catch (error) {
@@ -300,13 +261,6 @@ export class NodeVault implements VaultPort {
 	}
 
 	async ensureFolder(vaultPath: string): Promise<void> {
-		const full = this.abs(vaultPath);
-		this.assertInside(full);
-		if (!this.folders.has(full)) {
-			fs.mkdirSync(full, { recursive: true });
-			// Made where the path led when mkdir ran: checked again, a folder swapped meanwhile is refused.
-			this.assertInside(full);
-			this.folders.add(full);
-		}
+		this.files.ensureFolder(this.abs(vaultPath));
 	}
 }
