@@ -3,22 +3,21 @@ import type { Location, VaultLayout } from "../core/layout";
 import { MessageIndex, entryFromRaw } from "../core/message-index";
 import type { IndexEntry } from "../core/message-index";
 import { isMessagePath, readRawMessage } from "../core/message-parse";
-import { MAX_FRONTMATTER_BYTES } from "../core/protocol";
 import type { HistoryCacheStore } from "./history-cache";
-import { HistoryFromCopy } from "./history-from-copy";
-import type { HistoryIndexing } from "./history-folder-pass";
-import { UnreadableNotes, isUnreadable, readNote } from "./unreadable-notes";
+import { HistoryOnDemand } from "./history-on-demand";
+import type { HistoryHost } from "./history-on-demand";
+import { NoteReads } from "./note-reads";
+import { isUnreadable } from "./unreadable-notes";
 import type { ReadFile, VaultPort } from "./vault-port";
+import type { ProblemSource } from "./warnings-out";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
 // outboxes, which are only counted until the router reads a note to route it) is read at start. The
 // history (archives and the dead-letter folder, which grow for ever) is read only when a decision
 // needs it: a pass with nothing to route and no request coming due never reads it, so routing
-// costs the same on a vault with years of history as on a new one. Of a history note only its head
-// is read: the frontmatter.
-
-/** Enough of a note for its frontmatter (at most 8 KB, rule 3) and a quarantine block above it. */
-const HEAD_BYTES = 4 * MAX_FRONTMATTER_BYTES;
+// costs the same on a vault with years of history as on a new one (src/router/history-on-demand.ts).
+// Of a history note only its head is read: the frontmatter. A note that cannot be read is said once
+// (src/router/note-reads.ts).
 
 export interface IndexSyncOptions {
 	/** Called every few milliseconds of indexing work, so that a host app can stay responsive. */
@@ -31,31 +30,22 @@ export interface IndexSyncOptions {
 /** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
 const YIELD_AFTER_MS = 10;
 
-export class IndexSync implements HistoryIndexing {
+export class IndexSync implements HistoryHost, ProblemSource {
 	readonly index = new MessageIndex();
 	private liveLoaded = false;
-	private historyLoaded = false;
-	/** Set once the whole history was asked for (ensureHistory): a read of it that failed is tried again by rescan. */
-	private historyWanted = false;
 	private lastYield = 0;
-	/** Notes that are there but cannot be read: passed over, said once (takeProblems). */
-	private readonly unreadable = new UnreadableNotes(
-		(path, why) => `${path} cannot be read (${why}): the router goes on without what it says, and reads it again when it next looks at it`,
-		() => this.onProblem(),
-	);
-	/** Called after each problem met (see warnings-out.ts). */
-	onProblem: () => void = () => undefined;
-	/** Notes whose whole read failed last (readWhole): a head read of them does not end their problem. */
-	private readonly wholeFailed = new Set<string>();
-	/** The history read from the device-local copy, when there is one. */
-	private readonly fromCopy: HistoryFromCopy | null;
+	/** The notes' reads, each note that cannot be read said once (takeProblems). */
+	private readonly reads: NoteReads;
+	/** The history, read when a decision needs it. */
+	private readonly history: HistoryOnDemand;
 
 	constructor(
 		readonly port: VaultPort,
 		readonly layout: () => VaultLayout,
 		private readonly options: IndexSyncOptions = {},
 	) {
-		this.fromCopy = options.historyCache ? new HistoryFromCopy(this, options.historyCache) : null;
+		this.reads = new NoteReads(port);
+		this.history = new HistoryOnDemand(this, options.historyCache);
 	}
 
 	/** The router's time (epoch ms). */
@@ -64,21 +54,19 @@ export class IndexSync implements HistoryIndexing {
 	}
 
 	get hasHistory(): boolean {
-		return this.historyLoaded;
+		return this.history.isLoaded;
 	}
 
 	/** True while only the notes of some keys are read of the history (ensureHistoryFor). */
 	get hasPartialHistory(): boolean {
-		return this.fromCopy?.isPartial ?? false;
+		return this.history.isPartial;
 	}
 
 	/** Forgets everything (the registry or the root folder changed). */
 	clear(): void {
 		this.index.clear();
 		this.liveLoaded = false;
-		this.historyLoaded = false;
-		this.historyWanted = false;
-		this.fromCopy?.clear();
+		this.history.clear();
 	}
 
 	private liveFolders(): string[] {
@@ -114,93 +102,38 @@ export class IndexSync implements HistoryIndexing {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder);
 	}
 
-	/**
-	 * Reads the history (once; later changes come through `refresh`). With `saveLater`, the copy of
-	 * what was read is saved after it returns (a router routes first): `historyCopySaved` waits for it.
-	 */
-	async ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
-		if (this.historyLoaded) return;
-		this.historyLoaded = true;
-		this.historyWanted = true;
-		try {
-			if (this.fromCopy) await this.fromCopy.readAll(options);
-			else for (const folder of await this.historyFolders()) await this.indexFolder(folder);
-		} catch (error) {
-			// A read that failed part way is not kept: no decision may take part of the history for all of it.
-			this.forgetHistory();
-			throw error;
-		}
+	/** Reads the history (once; later changes come through `refresh`): see HistoryOnDemand.ensure. */
+	ensureHistory(options: { saveLater?: boolean } = {}): Promise<void> {
+		return this.history.ensure(options);
 	}
 
-	/**
-	 * Reads of the history only what decisions about notes with these keys can ask for, where the
-	 * copy and the adapter allow it (src/router/history-from-copy.ts), else the whole history.
-	 */
-	async ensureHistoryFor(keys: ReadonlySet<string>, options: { saveLater?: boolean } = {}): Promise<void> {
-		if (this.historyLoaded || this.hasPartialHistory) return;
-		let read: boolean | undefined;
-		try {
-			read = await this.fromCopy?.readFor(keys);
-		} catch (error) {
-			// What it indexed before it failed is not kept either: no event would keep it up to date.
-			this.forgetHistory();
-			throw error;
-		}
-		if (!read) await this.ensureHistory(options);
+	/** Reads of the history only what decisions about notes with these keys can ask for: see HistoryOnDemand.ensureFor. */
+	ensureHistoryFor(keys: ReadonlySet<string>, options: { saveLater?: boolean } = {}): Promise<void> {
+		return this.history.ensureFor(keys, options);
 	}
 
-	/**
-	 * Runs a (pure) decision. One that asks a partly read history about a key it was not read for is
-	 * made again once the history is all read; one that met a damaged row of the copy is made again
-	 * once those notes are read from the vault.
-	 */
-	async decide<T>(decision: () => T): Promise<T> {
-		// After a read of the history failed (and was forgotten), the next decision reads it again first.
-		if (!this.historyLoaded && !this.hasPartialHistory) await this.ensureHistory({ saveLater: true });
-		for (;;) {
-			const result = this.fromCopy?.isPartial ? await this.fromCopy.decide(decision, () => this.ensureHistory({ saveLater: true })) : decision();
-			const damaged = this.index.takeDamaged();
-			if (damaged.length === 0) return result;
-			// Read from the vault, a note is held as made: it cannot be found damaged again.
-			for (const path of damaged) await this.refreshOne(path);
-		}
+	/** Runs a (pure) decision on the index, reading what it asks for of the history: see HistoryOnDemand.decide. */
+	decide<T>(decision: () => T): Promise<T> {
+		return this.history.decide(decision);
 	}
 
-	/**
-	 * Brings the history copy up to date with what the router and others archived since it was saved
-	 * (at most every few minutes, once the whole history is read), to save it as `ensureHistory` does.
-	 */
-	async refreshHistoryCopy(options: { saveLater?: boolean } = {}): Promise<void> {
-		if (this.historyLoaded) await this.fromCopy?.refresh(options);
+	/** Brings the history copy up to date, to save it as `ensureHistory` does: see HistoryOnDemand.refreshCopy. */
+	refreshHistoryCopy(options: { saveLater?: boolean } = {}): Promise<void> {
+		return this.history.refreshCopy(options);
 	}
 
-	/**
-	 * Forgets a history read only in part (a pass that stopped before it read the rest, its lease
-	 * lost): vault events are not followed for it meanwhile, so the next pass reads it anew.
-	 */
+	/** Forgets a history read only in part (a pass that stopped before it read the rest): see HistoryOnDemand.abandonPartial. */
 	abandonPartialHistory(): void {
-		if (this.hasPartialHistory) this.forgetHistory();
-	}
-
-	/** Drops every history entry and what the copy's reading held: the history is read anew when next needed. */
-	private forgetHistory(): void {
-		this.historyLoaded = false;
-		this.fromCopy?.clear();
-		const layout = this.layout();
-		const history = this.index.pathsWhere((path) => {
-			const location = layout.locate(path);
-			return location.area === "dead-letter" || (location.area === "box" && location.box === "archive");
-		});
-		for (const path of history) this.index.remove(path);
+		this.history.abandonPartial();
 	}
 
 	/** Waits for the history copy `ensureHistory` left to save (at once when there is none). */
 	historyCopySaved(): Promise<void> {
-		return this.fromCopy?.saved() ?? Promise.resolve();
+		return this.history.copySaved();
 	}
 
 	/** Indexes a folder's files; with `newOnly`, only files the index does not hold yet (and drops the gone). */
-	private async indexFolder(folder: string, newOnly = false): Promise<void> {
+	async indexFolder(folder: string, newOnly = false): Promise<void> {
 		const listed = new Set(await this.port.list(folder));
 		for (const path of listed) {
 			if (newOnly && this.index.has(path)) continue;
@@ -239,7 +172,7 @@ export class IndexSync implements HistoryIndexing {
 	 * full read holds it: a later decision about its keys must find it).
 	 */
 	private covers(location: Location): boolean {
-		const history = this.historyLoaded || this.hasPartialHistory;
+		const history = this.hasHistory || this.hasPartialHistory;
 		if (location.area === "dead-letter") return history;
 		if (location.area !== "box") return false;
 		return location.box === "archive" ? history : this.liveLoaded;
@@ -258,14 +191,11 @@ export class IndexSync implements HistoryIndexing {
 	 */
 	async rescan(newOnly = false, withHistory = true): Promise<void> {
 		for (const folder of this.liveFolders()) await this.indexFolder(folder, newOnly);
-		if (!withHistory) return;
-		if (this.historyLoaded) for (const folder of await this.historyFolders()) await this.indexFolder(folder, newOnly);
-		// A read of the whole history that failed (and was forgotten) is tried again.
-		else if (this.historyWanted && !this.hasPartialHistory) await this.ensureHistory();
+		if (withHistory) await this.history.rescan(newOnly);
 	}
 
 	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */
-	private async refreshOne(path: string, listed = false): Promise<IndexEntry | undefined> {
+	async refreshOne(path: string, listed = false): Promise<IndexEntry | undefined> {
 		const location = this.layout().locate(path);
 		if ((location.area !== "box" && location.area !== "dead-letter") || ignoreReason(path) || !isMessagePath(path)) {
 			this.index.remove(path);
@@ -292,41 +222,31 @@ export class IndexSync implements HistoryIndexing {
 	 * next look at its folder reads it again), and is said once.
 	 */
 	async readHead(path: string): Promise<ReadFile | null> {
-		const read = await readNote(this.port, path, { maxBytes: HEAD_BYTES });
-		if (read === null) {
-			this.wholeFailed.delete(path);
-			this.unreadable.readable(path);
-			this.index.remove(path);
-			return null;
-		}
-		if (isUnreadable(read)) {
-			this.unreadable.problem(path, read.unreadable);
-			return null;
-		}
-		// A head that reads does not make the whole note readable (a disk error past its first bytes).
-		if (!this.wholeFailed.has(path)) this.unreadable.readable(path);
-		return read;
+		const read = await this.reads.head(path);
+		if (read === null) this.index.remove(path);
+		return read === null || isUnreadable(read) ? null : read;
 	}
 
 	/**
 	 * A note read whole beside the index (a listing, a task's text): null when it is gone, or when it
 	 * cannot be read, which is said once as the index says it (the note concerns that one file).
 	 */
-	async readWhole(path: string, options: { maxBytes?: number } = {}): Promise<ReadFile | null> {
-		const read = await readNote(this.port, path, options);
-		if (read !== null && isUnreadable(read)) {
-			this.wholeFailed.add(path);
-			this.unreadable.problem(path, read.unreadable);
-			return null;
-		}
-		this.wholeFailed.delete(path);
-		this.unreadable.readable(path);
-		return read;
+	readWhole(path: string, options: { maxBytes?: number } = {}): Promise<ReadFile | null> {
+		return this.reads.whole(path, options);
 	}
 
 	/** What to tell a person of notes found unreadable since the last call, each once while it stays so. */
 	takeProblems(): string[] {
-		return this.unreadable.take();
+		return this.reads.takeProblems();
+	}
+
+	/** Called after each problem met (see warnings-out.ts). */
+	get onProblem(): () => void {
+		return this.reads.onProblem;
+	}
+
+	set onProblem(told: () => void) {
+		this.reads.onProblem = told;
 	}
 
 	/** Indexes a note from text the caller has (what the router just wrote, or read). */
@@ -345,8 +265,7 @@ export class IndexSync implements HistoryIndexing {
 	}
 
 	remove(path: string): void {
-		this.wholeFailed.delete(path);
-		this.unreadable.readable(path);
+		this.reads.forget(path);
 		this.index.remove(path);
 	}
 }
