@@ -71,7 +71,7 @@ export class NoteWriter {
 		for (const transfer of this.unfinished.splice(0)) await guarded(transfer.path, transfer.finish);
 	}
 
-	/** Leaves the kept transfers half done, for the router that holds the lease (see Router.finishInterrupted). */
+	/** Leaves the kept transfers half done, for the router that holds the lease (see Deliveries.finishInterrupted, src/router/deliveries.ts). */
 	abandonKept(): void {
 		this.ctx.log.dropKept();
 		this.unfinished.length = 0;

@@ -1,23 +1,20 @@
-import { isCopyOf } from "../core/copies";
-import { isCandidateName } from "../core/file-names";
 import type { RoutingDecision } from "../core/decision";
 import { VaultLayout } from "../core/layout";
 import type { IndexEntry, MessageIndex } from "../core/message-index";
 import type { RawMessage } from "../core/message-parse";
-import { basename, joinPath } from "../core/paths";
 import { DEFAULT_ROOT } from "../core/protocol";
 import type { ErrorCode } from "../core/protocol";
 import type { Registry } from "../core/registry";
 import { emptyRegistry } from "../core/registry";
-import { routerResponse } from "../core/responses";
 import type { RouterResponseInput } from "../core/responses";
 import { decideOutboxNote } from "../core/routing";
 import type { OutboxNote, RoutingContext, Verdict } from "../core/routing";
-import { stampDeliveredRequest, stampDeliveredResponse, stampNoteText } from "../core/stamps";
 import { IndexSync } from "./index-sync";
 import { historyKeys } from "./history-keys";
-import { DeadLetters, messageIdOf } from "./dead-letters";
+import { DeadLetters } from "./dead-letters";
+import { Deliveries } from "./deliveries";
 import { Forwarder } from "./forwarder";
+import { GuardedSteps } from "./guarded-steps";
 import { Housekeeping } from "./housekeeping";
 import { OutboxReader } from "./outbox-reader";
 import { InboxUpkeep } from "./inbox-upkeep";
@@ -27,7 +24,7 @@ import { NoteWriter, TRANSFERS_PER_LOG_WRITE } from "./note-writer";
 import { loadRegistry, makeNewGroupBoxes } from "./registry-loader";
 import type { PassContext, PassReport, QueuedNote } from "./pass-context";
 import type { RouterOptions } from "./router-options";
-import { UnreadableNotes, oneFileProblem } from "./unreadable-notes";
+import { sendRouterResponse } from "./router-responses";
 import { WarningsOut } from "./warnings-out";
 import type { VaultPort } from "./vault-port";
 
@@ -53,6 +50,9 @@ export class Router implements PassContext {
 	private readonly upkeep: InboxUpkeep;
 	readonly housekeeping: Housekeeping;
 	private readonly deadLetters: DeadLetters;
+	private readonly deliveries: Deliveries;
+	/** Each step of a pass, its failure reported (guarded). */
+	private readonly steps = new GuardedSteps(() => this.layout.root);
 	private readonly outboxes: OutboxReader;
 	/** Sends requests to remote groups and follows their tasks, in the background (src/router/forwarder.ts). */
 	readonly forwarder: Forwarder | null;
@@ -84,6 +84,7 @@ export class Router implements PassContext {
 		this.upkeep = new InboxUpkeep(this);
 		this.housekeeping = new Housekeeping(this);
 		this.deadLetters = new DeadLetters(this);
+		this.deliveries = new Deliveries(this, this.writer, this.upkeep);
 		this.outboxes = new OutboxReader(this, (note, report) => this.deadLetters.rejectOversize(note, report));
 		this.forwarder = options.remotes ? new Forwarder(this, options.remotes) : null;
 	}
@@ -180,24 +181,9 @@ export class Router implements PassContext {
 	 * Runs one step; a failure is reported and the pass goes on (one bad file never stops the router).
 	 * A failure that concerns the file alone (src/router/unreadable-notes.ts) is said once while it lasts.
 	 */
-	async guarded(path: string, report: PassReport, step: () => Promise<void>): Promise<void> {
-		try {
-			await step();
-			// The vault-wide steps (housekeeping, the history copy's refresh) share the root as their path:
-			// one's success says nothing of the file another could not read.
-			if (path !== this.layout.root) this.stuckFiles.readable(path);
-		} catch (error) {
-			const why = oneFileProblem(error);
-			if (why === null) report.failures.push({ path, error: error instanceof Error ? error.message : String(error) });
-			else {
-				this.stuckFiles.problem(path, why);
-				report.failures.push(...this.stuckFiles.take());
-			}
-		}
+	guarded(path: string, report: PassReport, step: () => Promise<void>): Promise<void> {
+		return this.steps.run(path, report, step);
 	}
-
-	/** Files a step could not read or write for a reason of their own: said once while it lasts. */
-	private readonly stuckFiles = new UnreadableNotes((path, why) => ({ path, error: `${why}: it stays as it is, and is tried again at every pass` }));
 
 	/** Writes the log rows of the deliveries kept unfinished, then removes their notes from the outboxes. */
 	private async finishKept(report: PassReport): Promise<void> {
@@ -236,11 +222,11 @@ export class Router implements PassContext {
 			case "wait":
 				return null;
 			case "deliver":
-				return this.deliver(note, verdict);
+				return this.deliveries.deliver(note, verdict);
 			case "answer":
-				return this.answer(note, verdict);
+				return this.deliveries.answer(note, verdict);
 			case "duplicate":
-				return (await this.finishInterrupted(note, verdict.existing)) ?? this.reject(note, "DUPLICATE", `message_id was already delivered (${verdict.existing.path})`, verdict.raw, false);
+				return (await this.deliveries.finishInterrupted(note, verdict.existing)) ?? this.reject(note, "DUPLICATE", `message_id was already delivered (${verdict.existing.path})`, verdict.raw, false);
 			case "reject":
 				return this.reject(note, verdict.code, verdict.reason, verdict.raw, true);
 		}
@@ -265,55 +251,14 @@ export class Router implements PassContext {
 		return this.writer.transfer(...args);
 	}
 
-	private async deliver(note: QueuedNote, verdict: Extract<Verdict, { action: "deliver" }>): Promise<RoutingDecision | null> {
-		const id = messageIdOf(note, verdict.raw);
-		const now = this.clock();
-		const stamp = (fm: Record<string, unknown>) => stampDeliveredRequest(fm, { target: verdict.target, now, settings: this.registry.communication, route: verdict.route, parentId: verdict.parentId, fallbackId: id });
-		// The frontmatter as the decision read it: not parsed again.
-		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, stamp, verdict.raw.block);
-		return this.writer.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, "delivered", {}, true);
-	}
-
-	private async answer(note: QueuedNote, verdict: Extract<Verdict, { action: "answer" }>): Promise<RoutingDecision | null> {
-		const id = messageIdOf(note, verdict.raw);
-		const now = this.clock();
-		const stamp = (fm: Record<string, unknown>) => stampDeliveredResponse(fm, { target: verdict.target, now, request: verdict.request, late: verdict.late, fallbackId: id });
-		const stamped = stampNoteText(note.read.text, note.path, verdict.raw.format, stamp, verdict.raw.block);
-		const decision = await this.transfer(note, this.layout.box(verdict.target, "inbox") as string, id, stamped, verdict.late ? "late" : "answered");
-		if (decision && verdict.request && !verdict.late) await this.upkeep.archive(verdict.request);
-		return decision;
-	}
-
-	/**
-	 * A note whose message is already where the router carries it: when that copy was made from this
-	 * very note (a pass interrupted between the copy and the removal), the delivery is finished.
-	 */
-	private async finishInterrupted(note: QueuedNote, existing: IndexEntry): Promise<RoutingDecision | null> {
-		// The copy is at one of this note's own names, and says what the note says.
-		if (!isCandidateName(basename(note.path), existing.messageId, basename(existing.path))) return null;
-		const copy = await this.port.read(existing.path);
-		if (!copy || !isCopyOf(copy.text, existing.path, note.read.text, note.path)) return null;
-		const outcome = existing.kind === "response" ? (existing.late ? "late" : "answered") : "delivered";
-		const decision = this.decision(outcome, existing.path, note.path, existing, { reason: "finished after an interruption" });
-		if (!(await this.log.hasRow(decision))) await this.log.write(decision);
-		await this.port.remove(note.path, note.read);
-		this.indexSync.remove(note.path);
-		return decision;
-	}
-
 	/** Rules 3 to 6 and 9: see src/router/dead-letters.ts. */
 	reject(note: QueuedNote, code: ErrorCode, reason: string, raw: RawMessage | undefined, notify: boolean): Promise<RoutingDecision | null> {
 		return this.deadLetters.reject(note, code, reason, raw, notify);
 	}
 
 	/** Writes an error or timeout response into the sender's inbox (once: its name derives from what it reports). */
-	async sendRouterResponse(input: RouterResponseInput): Promise<void> {
-		const inbox = this.layout.box(input.sender, "inbox");
-		if (!inbox) return;
-		const response = routerResponse(input);
-		const path = joinPath(inbox, response.fileName);
-		await this.port.ensureFolder(inbox);
-		if (await this.port.create(path, response.text)) this.indexSync.indexText(path, response.text);
+	sendRouterResponse(input: RouterResponseInput): Promise<void> {
+		return sendRouterResponse(this.port, this.layout, this.indexSync, input);
 	}
 
 	/** Moves a note the router owns (already stamped) under a free name; null when it is gone. */
