@@ -11,15 +11,25 @@ const MAX_RETRY_PAUSE_MS = 60_000;
 /** When the relay tries failed work again, and the paths changed meanwhile, which that retry reads. */
 export class RelayRetries {
 	/** When work that failed is tried again (see Relay.enqueue), or null. */
-	at: number | null = null;
+	private retryAt: number | null = null;
 	/** Paths changed while waiting for that retry: it reads them. */
 	private readonly changedDuringPause = new Set<string>();
 	private failedInARow = 0;
 
 	/** Work failed: the next try comes after a pause that doubles while the work keeps failing. */
 	failed(now: number): void {
-		this.at = now + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
+		this.retryAt = now + Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS * 2 ** this.failedInARow);
 		this.failedInARow++;
+	}
+
+	/** When the retry is due (epoch ms), or null when none is. */
+	get at(): number | null {
+		return this.retryAt;
+	}
+
+	/** The retry is due and starts: no other is until work fails again (the count of failures goes on until a full pass completes). */
+	start(): void {
+		this.retryAt = null;
 	}
 
 	/** Holds changed paths for the retry, which reads them (an in-place change would not show in a listing). */
@@ -46,7 +56,7 @@ export class RelayRetries {
 	done(): string[] {
 		const held = [...this.changedDuringPause];
 		this.changedDuringPause.clear();
-		this.at = null;
+		this.retryAt = null;
 		this.failedInARow = 0;
 		return held;
 	}

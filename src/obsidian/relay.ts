@@ -210,7 +210,7 @@ export class Relay extends Component implements PassMemory {
 			// Nothing else is done during the pause after a failure: not a timeout, nor the lease's renewal.
 			if (Date.now() < this.retries.at) this.armWakeTimer();
 			else {
-				this.retries.at = null;
+				this.retries.start();
 				void this.enqueue(() => this.retry());
 			}
 			return;

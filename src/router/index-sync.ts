@@ -137,7 +137,7 @@ export class IndexSync implements HistoryHost, ProblemSource {
 		const listed = new Set(await this.port.list(folder));
 		for (const path of listed) {
 			if (newOnly && this.index.has(path)) continue;
-			await this.refreshOne(path, true);
+			await this.refreshPath(path, true);
 			await this.maybeYield();
 		}
 		this.dropGone(folder, listed);
@@ -194,8 +194,13 @@ export class IndexSync implements HistoryHost, ProblemSource {
 		if (withHistory) await this.history.rescan(newOnly);
 	}
 
+	/** Reads one note again and indexes it (or drops it when it is gone or not a message). */
+	refreshOne(path: string): Promise<IndexEntry | undefined> {
+		return this.refreshPath(path, false);
+	}
+
 	/** `listed`: the path was just listed, so it exists (an outbox note is then not looked up again). */
-	async refreshOne(path: string, listed = false): Promise<IndexEntry | undefined> {
+	private async refreshPath(path: string, listed: boolean): Promise<IndexEntry | undefined> {
 		const location = this.layout().locate(path);
 		if ((location.area !== "box" && location.area !== "dead-letter") || ignoreReason(path) || !isMessagePath(path)) {
 			this.index.remove(path);

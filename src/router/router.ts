@@ -193,7 +193,7 @@ export class Router implements PassContext {
 
 	/**
 	 * True when the lease was due for renewal and could not be kept. A router that lost the lease
-	 * leaves its half-done deliveries to the one that holds it (finishInterrupted).
+	 * leaves its half-done deliveries to the one that holds it (Deliveries.finishInterrupted).
 	 */
 	private async lostLease(): Promise<boolean> {
 		if (!this.lease.renewalDue() || (await this.lease.ensure())) return false;
