@@ -9,7 +9,6 @@ import type { HistoryHost } from "./history-on-demand";
 import { NoteReads } from "./note-reads";
 import { isUnreadable } from "./unreadable-notes";
 import type { ReadFile, VaultPort } from "./vault-port";
-import type { ProblemSource } from "./warnings-out";
 
 // Keeps the message index in step with the vault. The live part (every group's inbox, and the
 // outboxes, which are only counted until the router reads a note to route it) is read at start. The
@@ -30,12 +29,12 @@ export interface IndexSyncOptions {
 /** Well under a frame budget of 50 ms, with room for the note being read and a collection. */
 const YIELD_AFTER_MS = 10;
 
-export class IndexSync implements HistoryHost, ProblemSource {
+export class IndexSync implements HistoryHost {
 	readonly index = new MessageIndex();
 	private liveLoaded = false;
 	private lastYield = 0;
-	/** The notes' reads, each note that cannot be read said once (takeProblems). */
-	private readonly reads: NoteReads;
+	/** The notes' reads: each note that cannot be read is said once (a source of the router's warnings). */
+	readonly reads: NoteReads;
 	/** The history, read when a decision needs it. */
 	private readonly history: HistoryOnDemand;
 
@@ -238,20 +237,6 @@ export class IndexSync implements HistoryHost, ProblemSource {
 	 */
 	readWhole(path: string, options: { maxBytes?: number } = {}): Promise<ReadFile | null> {
 		return this.reads.whole(path, options);
-	}
-
-	/** What to tell a person of notes found unreadable since the last call, each once while it stays so. */
-	takeProblems(): string[] {
-		return this.reads.takeProblems();
-	}
-
-	/** Called after each problem met (see warnings-out.ts). */
-	get onProblem(): () => void {
-		return this.reads.onProblem;
-	}
-
-	set onProblem(told: () => void) {
-		this.reads.onProblem = told;
 	}
 
 	/** Indexes a note from text the caller has (what the router just wrote, or read). */

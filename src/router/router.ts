@@ -69,7 +69,7 @@ export class Router implements PassContext {
 		this.graceMs = options.graceMs ?? 0;
 		this.indexSync = new IndexSync(port, () => this.layout, { yieldNow: options.yieldNow, historyCache: options.historyCache, clock: this.clock });
 		this.log = new LogWriter(port, () => this.layout);
-		this.warnings = new WarningsOut([this.log, this.indexSync]);
+		this.warnings = new WarningsOut([this.log, this.indexSync.reads]);
 		this.writer = new NoteWriter(this);
 		this.lease = new LeaseKeeper(port, {
 			path: this.layout.leasePath,
