@@ -4,6 +4,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import esbuild from "esbuild";
+import type { Metafile } from "esbuild";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 // The real CLI bundle as child processes, for the fault tests that kill or race routers
@@ -47,6 +48,8 @@ export interface SpawnOptions {
 export interface CliBundle {
 	/** The bundle's file, for tests that must start it through a shell (pipes). Valid inside tests. */
 	path(): string;
+	/** esbuild's account of the bundle: its inputs and what each imports, and how. Valid inside tests. */
+	metafile(): Metafile;
 	/**
 	 * Starts `a2a ...args` as a child process of the bundle; it is SIGKILLed after the test if still
 	 * running. `env` adds to the environment; `prefix` runs it through another program (faketime).
@@ -63,12 +66,13 @@ export interface CliBundle {
 export function useCliBundle(): CliBundle {
 	let bundle = "";
 	let bundleDir = "";
+	let metafile: Metafile | undefined;
 	const children = new Set<ChildProcess>();
 
 	beforeAll(async () => {
 		bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), "a2a-bundle-"));
 		bundle = path.join(bundleDir, "a2a.cjs");
-		await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, logLevel: "silent" });
+		({ metafile } = await esbuild.build({ entryPoints: ["cli/bin.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, metafile: true, logLevel: "silent" }));
 	}, 60_000);
 
 	afterAll(() => fs.rm(bundleDir, { recursive: true, force: true }));
@@ -88,6 +92,10 @@ export function useCliBundle(): CliBundle {
 
 	return {
 		path: () => bundle,
+		metafile() {
+			if (!metafile) throw new Error("the CLI bundle is not built yet: metafile() is valid inside tests");
+			return metafile;
+		},
 		spawn: spawnCli,
 		startWatcher(dir, options = {}) {
 			return watching(spawnCli(["route", "--watch", "--json", "--interval", "20", "--vault", dir, ...(options.extra ?? [])], options));
