@@ -119,8 +119,14 @@ export function peakRssMb(pid: number): number {
 	return kb ? Number(kb[1]) / 1024 : NaN;
 }
 
+let ticksPerSecond: number | undefined;
+
+/** The kernel's clock ticks per second (`getconf CLK_TCK`, asked once per process). */
 export function clockTicksPerSecond(): number {
-	const result = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
-	const value = Number(result.stdout?.trim());
-	return Number.isFinite(value) && value > 0 ? value : 100;
+	if (ticksPerSecond === undefined) {
+		const result = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
+		const value = Number(result.stdout?.trim());
+		ticksPerSecond = Number.isFinite(value) && value > 0 ? value : 100;
+	}
+	return ticksPerSecond;
 }

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { emptyVault, outboxNote, outboxPath } from "../test-support/bench-notes";
-import { startSyncPair } from "../test/helpers/syncthing";
+import { FOLDER_ID, sleep, startSyncPair } from "../test/helpers/syncthing";
 import type { SyncPair } from "../test/helpers/syncthing";
 import { writeVault } from "./bench-vault";
 import { clockTicksPerSecond, cpuTicks, peakRssMb } from "./cli-process";
@@ -42,8 +42,6 @@ function filesBelow(dir: string): number {
 	return n;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 interface Pair {
 	pair: SyncPair;
 	firstSyncMs: number;
@@ -60,7 +58,7 @@ async function startPair(base: string, name: string, files: Record<string, strin
 }
 
 /** CPU time (ms) both instances of a pair spend while `work` runs. */
-async function cpuOf(pair: SyncPair, work: () => Promise<void>, which: "a" | "both" = "both"): Promise<number> {
+async function cpuOf(pair: SyncPair, work: () => Promise<unknown>, which: "a" | "both" = "both"): Promise<number> {
 	const pids = which === "a" ? [pair.a.pid] : [pair.a.pid, pair.b.pid];
 	const before = pids.map(cpuTicks);
 	await work();
@@ -97,7 +95,7 @@ export async function runYearSyncBench(options: { archived: number; notes: numbe
 			for (const which of i % 2 === 0 ? (["history", "empty"] as const) : (["empty", "history"] as const)) {
 				const { pair } = which === "history" ? history : empty;
 				const t0 = performance.now();
-				rescanCpu[which].push(await cpuOf(pair, () => pair.a.rest("POST", "/rest/db/scan?folder=vault", undefined, 600_000).then(() => undefined), "a"));
+				rescanCpu[which].push(await cpuOf(pair, () => pair.a.rest("POST", `/rest/db/scan?folder=${FOLDER_ID}`, undefined, 600_000), "a"));
 				rescans[which].push(performance.now() - t0);
 			}
 		}
